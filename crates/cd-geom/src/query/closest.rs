@@ -1,0 +1,307 @@
+//! Closest-point helpers (Ericson, *Real-Time Collision Detection*, ch. 5.1), generic over the
+//! dimension where the mathematics is: point–segment, point–triangle (Voronoi regions),
+//! point–AABB, point–OBB, point–plane, segment–segment, segment–AABB; and in 3D
+//! segment–triangle and triangle–triangle.
+
+use crate::query::ray_triangle::segment_triangle_hit;
+use crate::query::tri_tri::{triangle_triangle, TriTriIntersection};
+use crate::{Aabb, ClosestPoints, Obb, Plane, Point, Real, Segment, Triangle, Vector};
+
+/// The point of segment `s` closest to `p`, and its parameter `t ∈ [0, 1]` (`s.a + t(s.b - s.a)`).
+/// A zero-length segment answers `t = 0`. O(1).
+#[inline]
+pub fn closest_point_on_segment<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    s: &Segment<T, D>,
+) -> (Point<T, D>, T) {
+    let ab = s.delta();
+    let len2 = ab.norm_squared();
+    if len2 == T::zero() {
+        return (*s.a(), T::zero());
+    }
+    let t = ((p - s.a()).dot(&ab) / len2).clamp(T::zero(), T::one());
+    (s.at(t), t)
+}
+
+/// The point of triangle `tri` closest to `p` with its barycentric coordinates `(u, v)`
+/// (`a + u(b - a) + v(c - a)`), by Voronoi-region classification (Ericson 5.1.5). Works in 2D and
+/// 3D and for degenerate triangles. O(1).
+pub fn closest_point_on_triangle<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    tri: &Triangle<T, D>,
+) -> (Point<T, D>, T, T) {
+    let (a, b, c) = (tri.a(), tri.b(), tri.c());
+    let (zero, one) = (T::zero(), T::one());
+    let ab = b - a;
+    let ac = c - a;
+    let ap = p - a;
+    let d1 = ab.dot(&ap);
+    let d2 = ac.dot(&ap);
+    if d1 <= zero && d2 <= zero {
+        return (*a, zero, zero); // vertex region A
+    }
+    let bp = p - b;
+    let d3 = ab.dot(&bp);
+    let d4 = ac.dot(&bp);
+    if d3 >= zero && d4 <= d3 {
+        return (*b, one, zero); // vertex region B
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= zero && d1 >= zero && d3 <= zero {
+        let v = safe_ratio(d1, d1 - d3);
+        return (a + ab * v, v, zero); // edge AB
+    }
+    let cp = p - c;
+    let d5 = ab.dot(&cp);
+    let d6 = ac.dot(&cp);
+    if d6 >= zero && d5 <= d6 {
+        return (*c, zero, one); // vertex region C
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= zero && d2 >= zero && d6 <= zero {
+        let w = safe_ratio(d2, d2 - d6);
+        return (a + ac * w, zero, w); // edge AC
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= zero && (d4 - d3) >= zero && (d5 - d6) >= zero {
+        let w = safe_ratio(d4 - d3, (d4 - d3) + (d5 - d6));
+        return (b + (c - b) * w, one - w, w); // edge BC
+    }
+    let sum = va + vb + vc;
+    if sum <= zero {
+        // Only reachable for a degenerate triangle whose regions all collapsed: fall back to
+        // the closest of its three edges.
+        return closest_on_edges(p, tri);
+    }
+    let v = vb / sum;
+    let w = vc / sum;
+    (a + ab * v + ac * w, v, w)
+}
+
+fn closest_on_edges<T: Real, const D: usize>(p: &Point<T, D>, tri: &Triangle<T, D>) -> (Point<T, D>, T, T) {
+    let (a, b, c) = (*tri.a(), *tri.b(), *tri.c());
+    let one = T::one();
+    let (pab, tab) = closest_point_on_segment(p, &Segment::new(a, b).expect("valid"));
+    let (pac, tac) = closest_point_on_segment(p, &Segment::new(a, c).expect("valid"));
+    let (pbc, tbc) = closest_point_on_segment(p, &Segment::new(b, c).expect("valid"));
+    let cands = [(pab, tab, T::zero()), (pac, T::zero(), tac), (pbc, one - tbc, tbc)];
+    let mut best = cands[0];
+    for c in &cands[1..] {
+        if (c.0 - p).norm_squared() < (best.0 - p).norm_squared() {
+            best = *c;
+        }
+    }
+    best
+}
+
+/// `n / d` clamped to `[0, 1]`, or 0 when `d` is zero.
+#[inline]
+fn safe_ratio<T: Real>(n: T, d: T) -> T {
+    if d == T::zero() {
+        T::zero()
+    } else {
+        (n / d).clamp(T::zero(), T::one())
+    }
+}
+
+/// The point of `aabb` closest to `p` (`p` itself when inside). O(D).
+#[inline]
+pub fn closest_point_on_aabb<T: Real, const D: usize>(p: &Point<T, D>, aabb: &Aabb<T, D>) -> Point<T, D> {
+    Point::from(Vector::from_fn(|i, _| p[i].clamp(aabb.min()[i], aabb.max()[i])))
+}
+
+/// The point of `obb` closest to `p` (`p` itself when inside). O(D²).
+#[inline]
+pub fn closest_point_on_obb<T: Real, const D: usize>(p: &Point<T, D>, obb: &Obb<T, D>) -> Point<T, D> {
+    let q = obb.to_local(p);
+    let h = obb.half_extents();
+    let clamped = Point::from(Vector::from_fn(|i, _| q[i].clamp(-h[i], h[i])));
+    obb.to_world(&clamped)
+}
+
+/// The orthogonal projection of `p` on `plane`. O(D).
+#[inline]
+pub fn closest_point_on_plane<T: Real, const D: usize>(p: &Point<T, D>, plane: &Plane<T, D>) -> Point<T, D> {
+    plane.project(p)
+}
+
+/// Closest points of two segments with their parameters `(s, t)` (Ericson 5.1.9): handles
+/// zero-length and parallel segments (for parallel overlapping segments one of the equally
+/// close pairs is returned). O(1).
+pub fn closest_points_segment_segment<T: Real, const D: usize>(
+    s1: &Segment<T, D>,
+    s2: &Segment<T, D>,
+) -> (ClosestPoints<T, D>, T, T) {
+    let (zero, one) = (T::zero(), T::one());
+    let d1 = s1.delta();
+    let d2 = s2.delta();
+    let r = s1.a() - s2.a();
+    let a = d1.norm_squared();
+    let e = d2.norm_squared();
+    let f = d2.dot(&r);
+    let (s, t);
+    if a == zero && e == zero {
+        s = zero;
+        t = zero;
+    } else if a == zero {
+        s = zero;
+        t = (f / e).clamp(zero, one);
+    } else {
+        let c = d1.dot(&r);
+        if e == zero {
+            t = zero;
+            s = (-c / a).clamp(zero, one);
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            // Non-parallel: closest point on line 1 to line 2, clamped; parallel: any s, pick 0.
+            let s0 = if denom > zero { ((b * f - c * e) / denom).clamp(zero, one) } else { zero };
+            let t0 = (b * s0 + f) / e;
+            if t0 < zero {
+                t = zero;
+                s = (-c / a).clamp(zero, one);
+            } else if t0 > one {
+                t = one;
+                s = ((b - c) / a).clamp(zero, one);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (ClosestPoints::new(s1.at(s), s2.at(t)), s, t)
+}
+
+/// Squared distance from segment `s` to `aabb`, the segment parameter where it is reached and the
+/// box point there. The squared distance along the segment is a convex piecewise quadratic
+/// whose pieces change where the segment crosses a slab plane; each piece is minimized exactly.
+/// O(D log D).
+pub fn closest_points_segment_aabb<T: Real, const D: usize>(
+    s: &Segment<T, D>,
+    aabb: &Aabb<T, D>,
+) -> (ClosestPoints<T, D>, T) {
+    let (zero, one, half) = (T::zero(), T::one(), T::lit(0.5));
+    let a = s.a().coords;
+    let d = s.delta();
+    // Breakpoints: where coordinate i of the segment enters or leaves [min_i, max_i].
+    // At most 2D + 2 of them; a stack buffer serves every dimension up to 7 (no allocation).
+    let mut small = [zero; 16];
+    let mut big;
+    let ts: &mut [T] = if 2 * D + 2 <= small.len() {
+        &mut small
+    } else {
+        big = vec![zero; 2 * D + 2];
+        &mut big
+    };
+    ts[0] = zero;
+    ts[1] = one;
+    let mut n = 2;
+    for i in 0..D {
+        if d[i] != zero {
+            for bound in [aabb.min()[i], aabb.max()[i]] {
+                let t = (bound - a[i]) / d[i];
+                if t > zero && t < one {
+                    ts[n] = t;
+                    n += 1;
+                }
+            }
+        }
+    }
+    let ts = &mut ts[..n];
+    ts.sort_unstable_by(|x, y| x.partial_cmp(y).unwrap_or(core::cmp::Ordering::Equal));
+    let dist2_at = |t: T| -> T {
+        let p = s.at(t);
+        (p - closest_point_on_aabb(&p, aabb)).norm_squared()
+    };
+    let mut best_t = zero;
+    let mut best = dist2_at(zero);
+    for w in ts.windows(2) {
+        let (t0, t1) = (w[0], w[1]);
+        let tm = (t0 + t1) * half;
+        // On this piece every axis is below, inside or above its slab: the excess is linear.
+        let (mut qa, mut qb) = (zero, zero);
+        for i in 0..D {
+            let pi = a[i] + d[i] * tm;
+            let offset = if pi < aabb.min()[i] {
+                a[i] - aabb.min()[i]
+            } else if pi > aabb.max()[i] {
+                a[i] - aabb.max()[i]
+            } else {
+                continue;
+            };
+            // excess(t) = offset + t d_i; squared: d_i² t² + 2 offset d_i t + offset².
+            qa += d[i] * d[i];
+            qb += offset * d[i] * T::lit(2.0);
+        }
+        let mut cands = [t0, t1, t1];
+        if qa > zero {
+            cands[2] = (-qb / (qa * T::lit(2.0))).clamp(t0, t1);
+        }
+        for t in cands {
+            let v = dist2_at(t);
+            if v < best {
+                best = v;
+                best_t = t;
+            }
+        }
+    }
+    let p = s.at(best_t);
+    (ClosestPoints::new(p, closest_point_on_aabb(&p, aabb)), best_t)
+}
+
+/// Closest points of a segment and a triangle (3D); distance 0 (with the crossing point) when
+/// they intersect. O(1).
+pub fn closest_points_segment_triangle<T: Real>(
+    s: &Segment<T, 3>,
+    tri: &Triangle<T, 3>,
+) -> ClosestPoints<T, 3> {
+    if let Some(p) = segment_triangle_hit(s, tri) {
+        return ClosestPoints::new(p, p);
+    }
+    let mut best: Option<ClosestPoints<T, 3>> = None;
+    let mut keep = |c: ClosestPoints<T, 3>| {
+        if best.is_none_or(|b| c.distance_squared < b.distance_squared) {
+            best = Some(c);
+        }
+    };
+    for (p, q) in tri.edges() {
+        keep(closest_points_segment_segment(s, &Segment::new(p, q).expect("valid")).0);
+    }
+    for end in [s.a(), s.b()] {
+        keep(ClosestPoints::new(*end, closest_point_on_triangle(end, tri).0));
+    }
+    best.expect("at least one candidate")
+}
+
+/// Closest points of two triangles (3D); distance 0 when they intersect (a point of the
+/// intersection). For disjoint triangles the minimum is reached edge–edge or vertex–face, so
+/// the 9 edge pairs and 6 vertex projections are compared. O(1).
+pub fn closest_points_triangle_triangle<T: Real>(
+    t1: &Triangle<T, 3>,
+    t2: &Triangle<T, 3>,
+) -> ClosestPoints<T, 3> {
+    match triangle_triangle(t1, t2) {
+        TriTriIntersection::Segment(p, _) => return ClosestPoints::new(p, p),
+        TriTriIntersection::Coplanar(p) => return ClosestPoints::new(p, p),
+        TriTriIntersection::Disjoint => {}
+    }
+    let mut best: Option<ClosestPoints<T, 3>> = None;
+    let mut keep = |c: ClosestPoints<T, 3>| {
+        if best.is_none_or(|b| c.distance_squared < b.distance_squared) {
+            best = Some(c);
+        }
+    };
+    for (p, q) in t1.edges() {
+        let e1 = Segment::new(p, q).expect("valid");
+        for (r, s) in t2.edges() {
+            keep(closest_points_segment_segment(&e1, &Segment::new(r, s).expect("valid")).0);
+        }
+    }
+    for v in t1.vertices() {
+        keep(ClosestPoints::new(v, closest_point_on_triangle(&v, t2).0));
+    }
+    for v in t2.vertices() {
+        keep(ClosestPoints::new(closest_point_on_triangle(&v, t1).0, v));
+    }
+    best.expect("at least one candidate")
+}

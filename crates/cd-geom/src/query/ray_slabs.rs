@@ -1,0 +1,75 @@
+//! Generalized slab tests: ray/k-DOP (Kay–Kajiya 1986) and ray/convex polyhedron (Cyrus–Beck
+//! 1978 clipping against the face planes), RTR 22.7.1 and 22.13.4.
+
+use crate::{ConvexPolyhedron, Kdop, Ray, RayHit, Real, Vector};
+
+/// Ray/k-DOP: each of the `N` slabs `min ≤ n·x ≤ max` clips the parameter interval. Entry
+/// normal is the entering slab's (normalized) direction; starting inside gives `t = 0` and a
+/// zero normal. O(N·D).
+pub fn ray_kdop<T: Real, const D: usize, const N: usize>(
+    ray: &Ray<T, D>,
+    kdop: &Kdop<T, D, N>,
+) -> Option<RayHit<T, D>> {
+    let dirs = Kdop::<T, D, N>::directions();
+    let mut t_enter = T::zero();
+    let mut t_exit = ray.max_t();
+    let mut entry: Option<Vector<T, D>> = None;
+    for (k, n) in dirs.iter().enumerate() {
+        let num = n.dot(&ray.origin().coords);
+        let den = n.dot(ray.dir());
+        let (lo, hi) = (kdop.min()[k], kdop.max()[k]);
+        let inv = T::one() / den;
+        if !inv.is_finite() {
+            if num < lo || num > hi {
+                return None;
+            }
+            continue;
+        }
+        let t1 = (lo - num) * inv;
+        let t2 = (hi - num) * inv;
+        let (near, far, outward) = if inv >= T::zero() { (t1, t2, -n) } else { (t2, t1, *n) };
+        if near > t_enter {
+            t_enter = near;
+            entry = Some(outward);
+        }
+        if far < t_exit {
+            t_exit = far;
+        }
+        if t_enter > t_exit {
+            return None;
+        }
+    }
+    let normal = entry.map_or_else(Vector::zeros, |n| n.normalize());
+    Some(RayHit { t: t_enter, normal })
+}
+
+/// Ray/convex polyhedron by Cyrus–Beck clipping: every face plane (outward normal `n`) either
+/// starts (`n·d < 0`) or ends (`n·d > 0`) the inside interval. O(F).
+pub fn ray_convex_polyhedron<T: Real>(ray: &Ray<T, 3>, poly: &ConvexPolyhedron<T>) -> Option<RayHit<T, 3>> {
+    let mut t_enter = T::zero();
+    let mut t_exit = ray.max_t();
+    let mut entry = None;
+    for face in poly.faces() {
+        let dist = face.plane.signed_distance(ray.origin());
+        let den = face.plane.normal().dot(ray.dir());
+        if den == T::zero() {
+            if dist > T::zero() {
+                return None;
+            }
+            continue;
+        }
+        let t = -dist / den;
+        if den < T::zero() {
+            if t > t_enter {
+                t_enter = t;
+                entry = Some(*face.plane.normal());
+            }
+        } else if t < t_exit {
+            t_exit = t;
+        }
+        if t_enter > t_exit {
+            return None;
+        }
+    }
+    Some(RayHit { t: t_enter, normal: entry.unwrap_or_else(Vector::zeros) })
+}

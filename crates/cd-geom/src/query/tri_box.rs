@@ -1,0 +1,69 @@
+//! Triangle/box and triangle/ball overlap (RTR 22.12).
+
+use crate::query::closest::closest_point_on_triangle;
+use crate::{Aabb, Ball, Obb, Real, Triangle, Vector};
+
+/// Triangle/AABB by the separating axis theorem over 13 axes (Akenine-Möller 2001, RTR 22.12):
+/// the three box normals, the triangle normal, and the nine cross products of box axes with
+/// triangle edges. The box is moved to the origin first so each axis test is a projection of
+/// three points against a radius. Touching counts as overlap. O(1).
+pub fn triangle_aabb<T: Real>(tri: &Triangle<T, 3>, aabb: &Aabb<T, 3>) -> bool {
+    let c = aabb.center();
+    let h = aabb.half_extents();
+    let v0 = tri.a() - c;
+    let v1 = tri.b() - c;
+    let v2 = tri.c() - c;
+    // 1. Box normals: the triangle's AABB against the box.
+    for i in 0..3 {
+        let lo = v0[i].min(v1[i]).min(v2[i]);
+        let hi = v0[i].max(v1[i]).max(v2[i]);
+        if lo > h[i] || hi < -h[i] {
+            return false;
+        }
+    }
+    // 2. The nine edge cross products a_i × e_j, written out (a_i is a unit axis, so the
+    //    product has one zero component and the box radius needs two terms).
+    let edges = [v1 - v0, v2 - v1, v0 - v2];
+    for e in &edges {
+        for i in 0..3 {
+            let axis = unit_cross(i, e);
+            let p0 = axis.dot(&v0);
+            let p1 = axis.dot(&v1);
+            let p2 = axis.dot(&v2);
+            let r = h[0] * axis[0].abs() + h[1] * axis[1].abs() + h[2] * axis[2].abs();
+            if p0.min(p1).min(p2) > r || p0.max(p1).max(p2) < -r {
+                return false;
+            }
+        }
+    }
+    // 3. The triangle's plane against the box (plane/box test, RTR 22.10.1).
+    let n = edges[0].cross(&edges[1]);
+    let s = n.dot(&v0);
+    let r = h[0] * n[0].abs() + h[1] * n[1].abs() + h[2] * n[2].abs();
+    s.abs() <= r
+}
+
+/// `e_i × v` for the unit coordinate axis `e_i`.
+#[inline(always)]
+fn unit_cross<T: Real>(i: usize, v: &Vector<T, 3>) -> Vector<T, 3> {
+    match i {
+        0 => Vector::<T, 3>::new(T::zero(), -v.z, v.y),
+        1 => Vector::<T, 3>::new(v.z, T::zero(), -v.x),
+        _ => Vector::<T, 3>::new(-v.y, v.x, T::zero()),
+    }
+}
+
+/// Triangle/OBB: the triangle is moved into the box frame and tested against the box's local
+/// AABB with [`triangle_aabb`]. O(1).
+pub fn triangle_obb<T: Real>(tri: &Triangle<T, 3>, obb: &Obb<T, 3>) -> bool {
+    let [a, b, c] = tri.vertices().map(|p| obb.to_local(&p));
+    let local = Triangle::new(a, b, c).expect("rotation keeps coordinates in range");
+    triangle_aabb(&local, &obb.local_aabb())
+}
+
+/// Triangle/ball: the closest point of the triangle to the centre is within the radius. Works
+/// in 2D and 3D and for zero-area triangles. O(D).
+pub fn triangle_ball<T: Real, const D: usize>(tri: &Triangle<T, D>, ball: &Ball<T, D>) -> bool {
+    let (p, _, _) = closest_point_on_triangle(ball.center(), tri);
+    (p - ball.center()).norm_squared() <= ball.radius() * ball.radius()
+}

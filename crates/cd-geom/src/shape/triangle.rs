@@ -1,0 +1,87 @@
+use crate::validate;
+use crate::{GeomError, GeomResult, Plane, Point, Real, Vector};
+
+/// The triangle `abc`, in 2D or 3D. Degenerate (zero-area) triangles are valid values; queries
+/// that need a normal document what they do with them.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Triangle<T: Real, const D: usize> {
+    a: Point<T, D>,
+    b: Point<T, D>,
+    c: Point<T, D>,
+}
+
+impl<T: Real, const D: usize> Triangle<T, D> {
+    /// A triangle. Errors: non-finite or out-of-range coordinates.
+    pub fn new(a: Point<T, D>, b: Point<T, D>, c: Point<T, D>) -> GeomResult<Self> {
+        validate::point(&a)?;
+        validate::point(&b)?;
+        validate::point(&c)?;
+        Ok(Triangle { a, b, c })
+    }
+    /// First vertex.
+    #[inline(always)]
+    pub fn a(&self) -> &Point<T, D> {
+        &self.a
+    }
+    /// Second vertex.
+    #[inline(always)]
+    pub fn b(&self) -> &Point<T, D> {
+        &self.b
+    }
+    /// Third vertex.
+    #[inline(always)]
+    pub fn c(&self) -> &Point<T, D> {
+        &self.c
+    }
+    /// The vertices as an array.
+    #[inline(always)]
+    pub fn vertices(&self) -> [Point<T, D>; 3] {
+        [self.a, self.b, self.c]
+    }
+    /// The three edges `ab`, `bc`, `ca` as (start, end) pairs.
+    #[inline]
+    pub fn edges(&self) -> [(Point<T, D>, Point<T, D>); 3] {
+        [(self.a, self.b), (self.b, self.c), (self.c, self.a)]
+    }
+    /// The point with barycentric coordinates `(1 - u - v, u, v)`.
+    #[inline]
+    pub fn at_barycentric(&self, u: T, v: T) -> Point<T, D> {
+        self.a + (self.b - self.a) * u + (self.c - self.a) * v
+    }
+    /// The centroid.
+    #[inline]
+    pub fn centroid(&self) -> Point<T, D> {
+        Point::from((self.a.coords + self.b.coords + self.c.coords) / T::lit(3.0))
+    }
+}
+
+impl<T: Real> Triangle<T, 3> {
+    /// The unnormalized normal `(b - a) × (c - a)` (twice the area vector).
+    #[inline]
+    pub fn scaled_normal(&self) -> Vector<T, 3> {
+        (self.b - self.a).cross(&(self.c - self.a))
+    }
+    /// The unit normal (counter-clockwise side). Error: zero-area triangle.
+    pub fn normal(&self) -> GeomResult<Vector<T, 3>> {
+        validate::unit(&self.scaled_normal()).map_err(|_| GeomError::Degenerate)
+    }
+    /// The supporting plane. Error: zero-area triangle.
+    pub fn plane(&self) -> GeomResult<Plane<T, 3>> {
+        Plane::from_points(self.a, self.b, self.c)
+    }
+    /// Area.
+    pub fn area(&self) -> T {
+        self.scaled_normal().norm() * T::lit(0.5)
+    }
+}
+
+impl<T: Real> Triangle<T, 2> {
+    /// Twice the signed area: positive when `abc` is counter-clockwise.
+    #[inline]
+    pub fn signed_area2(&self) -> T {
+        let (u, v) = (self.b - self.a, self.c - self.a);
+        u.x * v.y - u.y * v.x
+    }
+}

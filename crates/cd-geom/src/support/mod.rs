@@ -1,0 +1,49 @@
+//! Support mappings: the one operation GJK, EPA, MPR and conservative advancement need from a
+//! convex shape, `support(d) = argmax_{x ∈ S} d·x`.
+//!
+//! Every convex primitive implements [`SupportMap`]; [`Transformed`], [`Margin`],
+//! [`MinkowskiSum`] and [`MinkowskiDifference`] build new support maps from old ones, so any
+//! user shape composes with them.
+
+mod adapters;
+mod primitives;
+
+pub use adapters::{Margin, MinkowskiDifference, MinkowskiSum, Transformed};
+
+use crate::{Point, Real, Vector};
+
+/// A convex shape described by its support function (object-safe: `&dyn SupportMap<T, D>`
+/// works).
+///
+/// `support(d)` returns a point of the shape that is farthest along `d`. `d` need not be unit.
+/// For `d = 0` every point qualifies; implementations return a fixed interior or boundary
+/// point (the centre, or the first vertex) and never NaN.
+pub trait SupportMap<T: Real, const D: usize> {
+    /// A point `p` of the shape maximizing `d·p`.
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D>;
+}
+
+impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
+    #[inline(always)]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        (**self).support(d)
+    }
+}
+
+impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for Box<S> {
+    #[inline(always)]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        (**self).support(d)
+    }
+}
+
+/// `d / |d|`, or zero for a zero (or underflowing) `d`: used to add a radius along `d`.
+#[inline]
+pub(crate) fn unit_or_zero<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
+    let m = d.amax();
+    if m == T::zero() {
+        return Vector::zeros();
+    }
+    let s = d / m;
+    s / s.norm()
+}

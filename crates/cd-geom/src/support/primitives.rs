@@ -1,0 +1,123 @@
+//! [`SupportMap`] for every convex primitive (k-DOPs are not support-mapped: build a
+//! [`ConvexPolyhedron`] from one where GJK needs it).
+
+use super::{unit_or_zero, SupportMap};
+use crate::shape::linear_support;
+use crate::{
+    Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, Lozenge, Obb, Point, Polygon, Real, Segment,
+    Triangle, Vector,
+};
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Point<T, D> {
+    #[inline(always)]
+    fn support(&self, _d: &Vector<T, D>) -> Point<T, D> {
+        *self
+    }
+}
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T, D> {
+    #[inline]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        self.center() + unit_or_zero(d) * self.radius()
+    }
+}
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Aabb<T, D> {
+    #[inline]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        Point::from(Vector::from_fn(|i, _| if d[i] >= T::zero() { self.max()[i] } else { self.min()[i] }))
+    }
+}
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Obb<T, D> {
+    #[inline]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        let local = self.vector_to_local(d);
+        let h = self.half_extents();
+        let corner = Vector::<T, D>::from_fn(|i, _| if local[i] >= T::zero() { h[i] } else { -h[i] });
+        self.center() + self.axes() * corner
+    }
+}
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Segment<T, D> {
+    #[inline]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        if d.dot(&self.a().coords) >= d.dot(&self.b().coords) {
+            *self.a()
+        } else {
+            *self.b()
+        }
+    }
+}
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Triangle<T, D> {
+    #[inline]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        let v = self.vertices();
+        v[linear_support(&v, d)]
+    }
+}
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
+    #[inline]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        self.segment().support(d) + unit_or_zero(d) * self.radius()
+    }
+}
+
+/// The support of the polygon's convex hull (a linear scan over the vertices).
+impl<T: Real, const D: usize> SupportMap<T, D> for Polygon<T, D> {
+    #[inline]
+    fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
+        self.vertices()[linear_support(self.vertices(), d)]
+    }
+}
+
+impl<T: Real> SupportMap<T, 3> for Lozenge<T> {
+    #[inline]
+    fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
+        let mut p = *self.origin();
+        if d.dot(self.e0()) > T::zero() {
+            p += self.e0();
+        }
+        if d.dot(self.e1()) > T::zero() {
+            p += self.e1();
+        }
+        p + unit_or_zero(d) * self.radius()
+    }
+}
+
+/// The rim point of a disc (centre `c`, unit normal `u`, radius `r`) farthest along `d`.
+#[inline]
+fn disc_support<T: Real>(c: &Point<T, 3>, u: &Vector<T, 3>, r: T, d: &Vector<T, 3>) -> Point<T, 3> {
+    let w = d - u * d.dot(u);
+    c + unit_or_zero(&w) * r
+}
+
+impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
+    #[inline]
+    fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
+        let u = self.axis();
+        let cap = if d.dot(&u) >= T::zero() { self.b() } else { self.a() };
+        disc_support(cap, &u, self.radius(), d)
+    }
+}
+
+impl<T: Real> SupportMap<T, 3> for Cone<T> {
+    #[inline]
+    fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
+        let rim = disc_support(self.base(), &self.axis(), self.radius(), d);
+        if d.dot(&self.apex().coords) > d.dot(&rim.coords) {
+            *self.apex()
+        } else {
+            rim
+        }
+    }
+}
+
+impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
+    #[inline]
+    fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
+        self.vertices()[self.support_index(d, 0)]
+    }
+}

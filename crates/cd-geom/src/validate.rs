@@ -1,0 +1,63 @@
+//! Input checks shared by every constructor (crate-private).
+
+use crate::{GeomError, GeomResult, Point, Real, Vector};
+
+/// A scalar coordinate: finite and within the coordinate limit.
+#[inline]
+pub(crate) fn coord<T: Real>(x: T) -> GeomResult<T> {
+    if !x.is_finite() {
+        Err(GeomError::NonFinite)
+    } else if x.abs() > T::coord_limit() {
+        Err(GeomError::OutOfRange)
+    } else {
+        Ok(x)
+    }
+}
+
+/// A non-negative scalar (radius, extent, length).
+#[inline]
+pub(crate) fn non_negative<T: Real>(x: T) -> GeomResult<T> {
+    let x = coord(x)?;
+    if x < T::zero() {
+        Err(GeomError::Negative)
+    } else {
+        Ok(x)
+    }
+}
+
+/// Every component of a vector is a valid coordinate.
+#[inline]
+pub(crate) fn vector<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()> {
+    v.iter().try_for_each(|&x| coord(x).map(|_| ()))
+}
+
+/// Every coordinate of a point is valid.
+#[inline]
+pub(crate) fn point<T: Real, const D: usize>(p: &Point<T, D>) -> GeomResult<()> {
+    vector(&p.coords)
+}
+
+/// A valid, non-zero direction.
+#[inline]
+pub(crate) fn direction<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()> {
+    vector(v)?;
+    if v.iter().all(|x| *x == T::zero()) {
+        Err(GeomError::ZeroDirection)
+    } else {
+        Ok(())
+    }
+}
+
+/// Normalizes a valid non-zero direction. Rejects vectors so short their norm underflows.
+#[inline]
+pub(crate) fn unit<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<Vector<T, D>> {
+    direction(v)?;
+    // Scale by the largest component first so tiny vectors do not underflow when squared.
+    let m = v.amax();
+    let s = v / m;
+    let n = s.norm();
+    if n == T::zero() || !n.is_finite() {
+        return Err(GeomError::ZeroDirection);
+    }
+    Ok(s / n)
+}

@@ -1,0 +1,27 @@
+//! # `cd` — the collision-detection facade
+//!
+//! One dependency for the whole pipeline: every layer is re-exported under its own name, and
+//! (with its issue) a collision world wires them together: broad → mid → narrow → ccd → response.
+//!
+//! ```
+//! use cd::geom::{Aabb, Ray};
+//! use nalgebra::{Point3, Vector3};
+//!
+//! let b = Aabb::new(Point3::new(-1.0f32, -1.0, -1.0), Point3::new(1.0, 1.0, 1.0)).unwrap();
+//! let ray = Ray::new(Point3::new(-5.0, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0)).unwrap();
+//! assert_eq!(cd::geom::ray_aabb(&ray, &b).map(|h| h.t), Some(4.0));
+//! ```
+#![forbid(unsafe_code)]
+
+pub use cd_broad as broad;
+pub use cd_bv as bv;
+pub use cd_ccd as ccd;
+pub use cd_geom as geom;
+pub use cd_mid as mid;
+pub use cd_narrow as narrow;
+pub use cd_response as response;
+
+/// The README's usage example, compiled and run as a doctest.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
