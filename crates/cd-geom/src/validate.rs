@@ -48,6 +48,18 @@ pub(crate) fn direction<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult
     }
 }
 
+/// A valid direction for a ray or line: non-zero and at least `1 / coord_limit` long, so that
+/// `1 / |d|²` and every ratio a ray query forms stay finite.
+#[inline]
+pub(crate) fn ray_direction<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()> {
+    direction(v)?;
+    let min = T::one() / T::coord_limit();
+    if v.amax() < min && v.norm() < min {
+        return Err(GeomError::ZeroDirection);
+    }
+    Ok(())
+}
+
 /// Normalizes a valid non-zero direction. Rejects vectors so short their norm underflows.
 #[inline]
 pub(crate) fn unit<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<Vector<T, D>> {

@@ -81,9 +81,9 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
 fn closest_on_edges<T: Real, const D: usize>(p: &Point<T, D>, tri: &Triangle<T, D>) -> (Point<T, D>, T, T) {
     let (a, b, c) = (*tri.a(), *tri.b(), *tri.c());
     let one = T::one();
-    let (pab, tab) = closest_point_on_segment(p, &Segment::new(a, b).expect("valid"));
-    let (pac, tac) = closest_point_on_segment(p, &Segment::new(a, c).expect("valid"));
-    let (pbc, tbc) = closest_point_on_segment(p, &Segment::new(b, c).expect("valid"));
+    let (pab, tab) = closest_point_on_segment(p, &Segment::new_unchecked(a, b));
+    let (pac, tac) = closest_point_on_segment(p, &Segment::new_unchecked(a, c));
+    let (pbc, tbc) = closest_point_on_segment(p, &Segment::new_unchecked(b, c));
     let cands = [(pab, tab, T::zero()), (pac, T::zero(), tac), (pbc, one - tbc, tbc)];
     let mut best = cands[0];
     for c in &cands[1..] {
@@ -258,19 +258,19 @@ pub fn closest_points_segment_triangle<T: Real>(
     if let Some(p) = segment_triangle_hit(s, tri) {
         return ClosestPoints::new(p, p);
     }
-    let mut best: Option<ClosestPoints<T, 3>> = None;
+    let mut best = ClosestPoints { a: Point::origin(), b: Point::origin(), distance_squared: T::infinity() };
     let mut keep = |c: ClosestPoints<T, 3>| {
-        if best.is_none_or(|b| c.distance_squared < b.distance_squared) {
-            best = Some(c);
+        if c.distance_squared < best.distance_squared {
+            best = c;
         }
     };
     for (p, q) in tri.edges() {
-        keep(closest_points_segment_segment(s, &Segment::new(p, q).expect("valid")).0);
+        keep(closest_points_segment_segment(s, &Segment::new_unchecked(p, q)).0);
     }
     for end in [s.a(), s.b()] {
         keep(ClosestPoints::new(*end, closest_point_on_triangle(end, tri).0));
     }
-    best.expect("at least one candidate")
+    best
 }
 
 /// Closest points of two triangles (3D); distance 0 when they intersect (a point of the
@@ -285,16 +285,16 @@ pub fn closest_points_triangle_triangle<T: Real>(
         TriTriIntersection::Coplanar(p) => return ClosestPoints::new(p, p),
         TriTriIntersection::Disjoint => {}
     }
-    let mut best: Option<ClosestPoints<T, 3>> = None;
+    let mut best = ClosestPoints { a: Point::origin(), b: Point::origin(), distance_squared: T::infinity() };
     let mut keep = |c: ClosestPoints<T, 3>| {
-        if best.is_none_or(|b| c.distance_squared < b.distance_squared) {
-            best = Some(c);
+        if c.distance_squared < best.distance_squared {
+            best = c;
         }
     };
     for (p, q) in t1.edges() {
-        let e1 = Segment::new(p, q).expect("valid");
+        let e1 = Segment::new_unchecked(p, q);
         for (r, s) in t2.edges() {
-            keep(closest_points_segment_segment(&e1, &Segment::new(r, s).expect("valid")).0);
+            keep(closest_points_segment_segment(&e1, &Segment::new_unchecked(r, s)).0);
         }
     }
     for v in t1.vertices() {
@@ -303,5 +303,5 @@ pub fn closest_points_triangle_triangle<T: Real>(
     for v in t2.vertices() {
         keep(ClosestPoints::new(closest_point_on_triangle(&v, t1).0, v));
     }
-    best.expect("at least one candidate")
+    best
 }

@@ -52,8 +52,9 @@ pub fn ball_aabb_clamped<T: Real, const D: usize>(ball: &Ball<T, D>, aabb: &Aabb
 /// circle/OBB does) and apply Arvo's test against the local box. O(D²).
 #[inline]
 pub fn ball_obb<T: Real, const D: usize>(ball: &Ball<T, D>, obb: &Obb<T, D>) -> bool {
-    let local =
-        Ball::new(obb.to_local(ball.center()), ball.radius()).expect("rotation keeps coordinates valid");
+    // Box-frame coordinates may exceed the coordinate limit (by up to 2√D); the arithmetic has
+    // headroom for that, so no re-validation.
+    let local = Ball::new_unchecked(obb.to_local(ball.center()), ball.radius());
     ball_aabb(&local, &obb.local_aabb())
 }
 

@@ -16,7 +16,7 @@ pub fn polygons_overlap_2d<T: Real>(a: &Polygon<T, 2>, b: &Polygon<T, 2>) -> boo
     }
     let edges = |p: &Polygon<T, 2>| {
         let v = p.vertices().to_vec();
-        (0..v.len()).map(move |i| Segment::new(v[i], v[(i + 1) % v.len()]).expect("valid"))
+        (0..v.len()).map(move |i| Segment::new_unchecked(v[i], v[(i + 1) % v.len()]))
     };
     for e in edges(a) {
         for f in edges(b) {

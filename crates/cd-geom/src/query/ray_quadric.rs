@@ -39,7 +39,7 @@ pub fn ray_capsule<T: Real, const D: usize>(ray: &Ray<T, D>, cap: &Capsule<T, D>
         }
     };
     for end in [cap.a(), cap.b()] {
-        if let Some(h) = ray_ball(ray, &Ball::new(*end, r).expect("valid")) {
+        if let Some(h) = ray_ball(ray, &Ball::new_unchecked(*end, r)) {
             keep(h.t);
         }
     }

@@ -10,7 +10,7 @@ pub fn ray_kdop<T: Real, const D: usize, const N: usize>(
     ray: &Ray<T, D>,
     kdop: &Kdop<T, D, N>,
 ) -> Option<RayHit<T, D>> {
-    let dirs = Kdop::<T, D, N>::directions();
+    let dirs = kdop.directions();
     let mut t_enter = T::zero();
     let mut t_exit = ray.max_t();
     let mut entry: Option<Vector<T, D>> = None;

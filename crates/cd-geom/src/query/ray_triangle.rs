@@ -55,8 +55,22 @@ fn moller_trumbore<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>, cull: bool) -
     if t < zero || t > ray.max_t() * adet {
         return None;
     }
+    Some(scale_hit(t, u, v, adet))
+}
+
+/// Divides the deferred numerators by the determinant: one reciprocal normally, three divisions
+/// when the determinant is so small (subnormal) that its reciprocal overflows. A hit whose
+/// parameter still overflows (a ray almost parallel to the plane) is returned as the largest
+/// finite value rather than infinity.
+#[inline(always)]
+fn scale_hit<T: Real>(t: T, u: T, v: T, adet: T) -> TriangleHit<T> {
     let inv = T::one() / adet;
-    Some(TriangleHit { t: t * inv, u: u * inv, v: v * inv })
+    if inv.is_finite() {
+        return TriangleHit { t: t * inv, u: u * inv, v: v * inv };
+    }
+    let t = t / adet;
+    let t = if t.is_finite() { t } else { T::max_value().unwrap_or(T::zero()) };
+    TriangleHit { t, u: u / adet, v: v / adet }
 }
 
 /// The watertight ray/triangle test (Woop, Benthin, Wald 2013): the ray is sheared so it runs
@@ -65,7 +79,10 @@ fn moller_trumbore<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>, cull: bool) -
 /// function rounds to zero it is recomputed in `f64`. Double-sided. O(1).
 pub fn ray_triangle_watertight<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>) -> Option<TriangleHit<T>> {
     let zero = T::zero();
-    let d = ray.dir();
+    // Work with the direction scaled to a largest component of 1 (t is rescaled at the end), so
+    // the shear factors stay bounded for any valid direction length.
+    let scale = ray.dir().amax();
+    let d = ray.dir() / scale;
     // kz: dominant axis of the direction; kx, ky: the other two, swapped to keep winding.
     let kz = d.iamax();
     let mut kx = (kz + 1) % 3;
@@ -101,11 +118,12 @@ pub fn ray_triangle_watertight<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>) -
     let (az, bz, cz) = (sz * a[kz], sz * b[kz], sz * c[kz]);
     let t_scaled = u * az + v * bz + w * cz;
     let (t_scaled, adet) = if det < zero { (-t_scaled, -det) } else { (t_scaled, det) };
-    if t_scaled < zero || t_scaled > ray.max_t() * adet {
+    if t_scaled < zero || t_scaled > ray.max_t() * scale * adet {
         return None;
     }
-    let inv = T::one() / det;
-    Some(TriangleHit { t: t_scaled / adet, u: v * inv, v: w * inv })
+    let sign = if det < zero { -T::one() } else { T::one() };
+    let hit = scale_hit(t_scaled, v * sign, w * sign, adet);
+    Some(TriangleHit { t: hit.t / scale, ..hit })
 }
 
 /// Where segment `s` crosses triangle `tri` (3D), if it does: the segment as a ray with

@@ -175,17 +175,19 @@ fn degenerate_case<T: Real>(t1: &Triangle<T, 3>, t2: &Triangle<T, 3>) -> TriTriI
     };
     let (deg, other) = if crate::real::is_zero(&t1.scaled_normal()) { (t1, t2) } else { (t2, t1) };
     for (a, b) in deg.edges() {
-        let e = Segment::new(a, b).expect("valid");
+        let e = Segment::new_unchecked(a, b);
         let c = if crate::real::is_zero(&other.scaled_normal()) {
-            other
-                .edges()
-                .iter()
-                .map(|(p, q)| closest_points_segment_segment(&e, &Segment::new(*p, *q).expect("valid")).0)
-                .fold(None, |best: Option<crate::ClosestPoints<T, 3>>, c| match best {
-                    Some(b) if b.distance_squared <= c.distance_squared => Some(b),
-                    _ => Some(c),
-                })
-                .expect("three edges")
+            let edges = other.edges();
+            let dist = |(p, q): &(Point<T, 3>, Point<T, 3>)| {
+                closest_points_segment_segment(&e, &Segment::new_unchecked(*p, *q)).0
+            };
+            let (c0, c1, c2) = (dist(&edges[0]), dist(&edges[1]), dist(&edges[2]));
+            let c01 = if c0.distance_squared <= c1.distance_squared { c0 } else { c1 };
+            if c01.distance_squared <= c2.distance_squared {
+                c01
+            } else {
+                c2
+            }
         } else {
             closest_points_segment_triangle(&e, other)
         };

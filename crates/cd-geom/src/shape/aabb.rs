@@ -52,6 +52,11 @@ impl<T: Real, const D: usize> Aabb<T, D> {
         }
         Ok(Aabb { min: lo, max: hi })
     }
+    /// A box from already-validated corners with `min ≤ max` (crate-internal; never fails).
+    #[inline(always)]
+    pub(crate) fn new_unchecked(min: Point<T, D>, max: Point<T, D>) -> Self {
+        Aabb { min, max }
+    }
     /// Minimum corner.
     #[inline(always)]
     pub fn min(&self) -> &Point<T, D> {

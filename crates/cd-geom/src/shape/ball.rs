@@ -22,6 +22,11 @@ impl<T: Real, const D: usize> Ball<T, D> {
         let radius = validate::non_negative(radius)?;
         Ok(Ball { center, radius })
     }
+    /// A ball from an already-validated centre and radius (crate-internal; never fails).
+    #[inline(always)]
+    pub(crate) fn new_unchecked(center: Point<T, D>, radius: T) -> Self {
+        Ball { center, radius }
+    }
     /// Centre.
     #[inline(always)]
     pub fn center(&self) -> &Point<T, D> {

@@ -33,7 +33,7 @@ impl<T: Real, const D: usize> Capsule<T, D> {
     /// The core segment.
     #[inline(always)]
     pub fn segment(&self) -> Segment<T, D> {
-        Segment::new(self.a, self.b).expect("validated endpoints")
+        Segment::new_unchecked(self.a, self.b)
     }
     /// Radius.
     #[inline(always)]

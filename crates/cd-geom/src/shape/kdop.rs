@@ -124,14 +124,18 @@ impl<T: Real, const D: usize, const N: usize> Kdop<T, D, N> {
     pub fn max(&self) -> &[T; N] {
         &self.max
     }
-    /// The direction set of this DOP type.
+    /// The direction set of this DOP type (a value exists only for supported sets, so this
+    /// never fails; unsupported sets have no constructor that succeeds).
     #[inline]
-    pub fn directions() -> [Vector<T, D>; N] {
-        kdop_directions::<T, D, N>().expect("constructors reject unsupported direction sets")
+    pub fn directions(&self) -> [Vector<T, D>; N] {
+        let rows = table(D, N).unwrap_or(&[]);
+        core::array::from_fn(|k| {
+            Vector::from_fn(|i, _| rows.get(k).map_or(T::zero(), |r| T::lit(r[i] as f64)))
+        })
     }
     /// Is `p` inside or on every slab?
     pub fn contains_point(&self, p: &Point<T, D>) -> bool {
-        let dirs = Self::directions();
+        let dirs = self.directions();
         (0..N).all(|k| {
             let s = dirs[k].dot(&p.coords);
             self.min[k] <= s && s <= self.max[k]

@@ -11,10 +11,11 @@ pub struct Line<T: Real, const D: usize> {
 }
 
 impl<T: Real, const D: usize> Line<T, D> {
-    /// A line through `point` along `dir`. Errors: bad coordinates, zero `dir`.
+    /// A line through `point` along `dir`. Errors: bad coordinates, a zero `dir` or one shorter
+    /// than `1 / coord_limit`.
     pub fn new(point: Point<T, D>, dir: Vector<T, D>) -> GeomResult<Self> {
         validate::point(&point)?;
-        validate::direction(&dir)?;
+        validate::ray_direction(&dir)?;
         Ok(Line { point, dir })
     }
     /// The line through two distinct points.

@@ -82,8 +82,7 @@ impl<T: Real, const D: usize> Obb<T, D> {
     /// The box centred at the origin with the same extents (the box in its own frame).
     #[inline]
     pub fn local_aabb(&self) -> Aabb<T, D> {
-        let o = Point::origin();
-        Aabb::from_center_half_extents(o, self.half_extents).expect("validated extents")
+        Aabb::new_unchecked(Point::from(-self.half_extents), Point::from(self.half_extents))
     }
     /// Is `p` inside or on the box?
     #[inline]

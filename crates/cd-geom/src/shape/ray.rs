@@ -15,7 +15,8 @@ pub struct Ray<T: Real, const D: usize> {
 }
 
 impl<T: Real, const D: usize> Ray<T, D> {
-    /// A ray with unbounded length. Errors: non-finite or out-of-range coordinates, zero `dir`.
+    /// A ray with unbounded length. Errors: non-finite or out-of-range coordinates, a zero `dir`
+    /// or one shorter than `1 / coord_limit` ([`GeomError::ZeroDirection`]).
     ///
     /// ```
     /// use cd_geom::Ray;
@@ -25,7 +26,7 @@ impl<T: Real, const D: usize> Ray<T, D> {
     /// ```
     pub fn new(origin: Point<T, D>, dir: Vector<T, D>) -> GeomResult<Self> {
         validate::point(&origin)?;
-        validate::direction(&dir)?;
+        validate::ray_direction(&dir)?;
         Ok(Ray { origin, dir, max_t: T::infinity() })
     }
 

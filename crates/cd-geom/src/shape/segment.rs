@@ -17,6 +17,11 @@ impl<T: Real, const D: usize> Segment<T, D> {
         validate::point(&b)?;
         Ok(Segment { a, b })
     }
+    /// A segment from already-validated points (crate-internal; never fails).
+    #[inline(always)]
+    pub(crate) fn new_unchecked(a: Point<T, D>, b: Point<T, D>) -> Self {
+        Segment { a, b }
+    }
     /// First endpoint.
     #[inline(always)]
     pub fn a(&self) -> &Point<T, D> {

@@ -20,6 +20,11 @@ impl<T: Real, const D: usize> Triangle<T, D> {
         validate::point(&c)?;
         Ok(Triangle { a, b, c })
     }
+    /// A triangle from already-validated points (crate-internal; never fails).
+    #[inline(always)]
+    pub(crate) fn new_unchecked(a: Point<T, D>, b: Point<T, D>, c: Point<T, D>) -> Self {
+        Triangle { a, b, c }
+    }
     /// First vertex.
     #[inline(always)]
     pub fn a(&self) -> &Point<T, D> {

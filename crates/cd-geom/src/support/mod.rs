@@ -17,7 +17,8 @@ use crate::{Point, Real, Vector};
 ///
 /// `support(d)` returns a point of the shape that is farthest along `d`. `d` need not be unit.
 /// For `d = 0` every point qualifies; implementations return a fixed interior or boundary
-/// point (the centre, or the first vertex) and never NaN.
+/// point (the centre, or the first vertex). A non-finite `d` is treated the same way: the
+/// result is always a finite point of the shape, never NaN.
 pub trait SupportMap<T: Real, const D: usize> {
     /// A point `p` of the shape maximizing `d·p`.
     fn support(&self, d: &Vector<T, D>) -> Point<T, D>;
@@ -37,13 +38,18 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     }
 }
 
-/// `d / |d|`, or zero for a zero (or underflowing) `d`: used to add a radius along `d`.
+/// `d / |d|`, or zero for a zero, underflowing or non-finite `d`: used to add a radius along
+/// `d` without ever producing NaN.
 #[inline]
 pub(crate) fn unit_or_zero<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
     let m = d.amax();
-    if m == T::zero() {
+    if !(m > T::zero() && m.is_finite()) {
         return Vector::zeros();
     }
     let s = d / m;
-    s / s.norm()
+    let n = s.norm();
+    if !(n > T::zero() && n.is_finite()) {
+        return Vector::zeros();
+    }
+    s / n
 }
