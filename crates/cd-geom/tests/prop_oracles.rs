@@ -9,7 +9,7 @@ use nalgebra::{Matrix3, Point2, Point3, Vector2, Vector3};
 use proptest::prelude::*;
 
 fn config() -> ProptestConfig {
-    ProptestConfig { cases: cases(3000), failure_persistence: None, ..ProptestConfig::default() }
+    ProptestConfig { cases: cases(3000), max_global_rejects: 1 << 20, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 proptest! {

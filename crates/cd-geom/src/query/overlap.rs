@@ -59,9 +59,16 @@ pub fn ball_obb<T: Real, const D: usize>(ball: &Ball<T, D>, obb: &Obb<T, D>) -> 
 }
 
 /// AABB/AABB (RTR 22.13.3): overlap on every axis. Touching overlaps. O(D).
+///
+/// The per-axis comparisons are combined without short-circuiting: on unpredictable inputs the
+/// `2·D` comparisons cost less than the branch mispredictions an early exit would cause.
 #[inline]
 pub fn aabb_aabb<T: Real, const D: usize>(a: &Aabb<T, D>, b: &Aabb<T, D>) -> bool {
-    (0..D).all(|i| a.min()[i] <= b.max()[i] && b.min()[i] <= a.max()[i])
+    let mut overlap = true;
+    for i in 0..D {
+        overlap &= (a.min()[i] <= b.max()[i]) & (b.min()[i] <= a.max()[i]);
+    }
+    overlap
 }
 
 /// k-DOP/k-DOP (RTR 22.13.4): two DOPs of the same type overlap iff every slab pair overlaps

@@ -84,7 +84,53 @@ pub fn ray_aabb_interval<T: Real, const D: usize>(
 /// ```
 #[inline]
 pub fn ray_aabb<T: Real, const D: usize>(ray: &Ray<T, D>, aabb: &Aabb<T, D>) -> Option<RayHit<T, D>> {
-    ray_aabb_prepared(&PreparedRay::new(ray), aabb)
+    let (t, _, axis) = slabs(&ray.origin().coords, ray.dir(), &aabb.min().coords, &aabb.max().coords, ray.max_t())?;
+    let mut normal = Vector::zeros();
+    if let Some(i) = axis {
+        normal[i] = if ray.dir()[i] > T::zero() { -T::one() } else { T::one() };
+    }
+    Some(RayHit { t, normal })
+}
+
+/// The slab method for one ray and one box given as per-axis bounds: the parameter interval
+/// inside all slabs (clipped to `[0, max_t]`) and the entry axis. One division per axis; an axis
+/// whose reciprocal direction overflows is treated as parallel (inside or outside its slab for
+/// every `t`), so no `0 · ∞` can produce NaN.
+#[inline(always)]
+fn slabs<T: Real, const D: usize>(
+    origin: &Vector<T, D>,
+    dir: &Vector<T, D>,
+    min: &Vector<T, D>,
+    max: &Vector<T, D>,
+    max_t: T,
+) -> Option<(T, T, Option<usize>)> {
+    let mut t_enter = T::zero();
+    let mut t_exit = max_t;
+    let mut axis = None;
+    for i in 0..D {
+        let o = origin[i];
+        let inv = T::one() / dir[i];
+        if !inv.is_finite() {
+            if o < min[i] || o > max[i] {
+                return None;
+            }
+            continue;
+        }
+        let t1 = (min[i] - o) * inv;
+        let t2 = (max[i] - o) * inv;
+        let (near, far) = if inv >= T::zero() { (t1, t2) } else { (t2, t1) };
+        if near > t_enter {
+            t_enter = near;
+            axis = Some(i);
+        }
+        if far < t_exit {
+            t_exit = far;
+        }
+        if t_enter > t_exit {
+            return None;
+        }
+    }
+    Some((t_enter, t_exit, axis))
 }
 
 /// [`ray_aabb`] for a [`PreparedRay`].
@@ -106,35 +152,10 @@ pub fn ray_aabb_prepared<T: Real, const D: usize>(
 /// OBB slab formulation of RTR 22.7.1. O(D²).
 #[inline]
 pub fn ray_obb<T: Real, const D: usize>(ray: &Ray<T, D>, obb: &Obb<T, D>) -> Option<RayHit<T, D>> {
-    let origin = obb.to_local(ray.origin());
+    let origin = obb.to_local(ray.origin()).coords;
     let dir = obb.vector_to_local(ray.dir());
     let h = obb.half_extents();
-    let mut t_enter = T::zero();
-    let mut t_exit = ray.max_t();
-    let mut axis = None;
-    for i in 0..D {
-        let (o, d) = (origin[i], dir[i]);
-        let inv = T::one() / d;
-        if !inv.is_finite() {
-            if o.abs() > h[i] {
-                return None;
-            }
-            continue;
-        }
-        let t1 = (-h[i] - o) * inv;
-        let t2 = (h[i] - o) * inv;
-        let (near, far) = if inv >= T::zero() { (t1, t2) } else { (t2, t1) };
-        if near > t_enter {
-            t_enter = near;
-            axis = Some(i);
-        }
-        if far < t_exit {
-            t_exit = far;
-        }
-        if t_enter > t_exit {
-            return None;
-        }
-    }
+    let (t_enter, _, axis) = slabs(&origin, &dir, &-h, h, ray.max_t())?;
     let normal = match axis {
         Some(i) => obb.axis(i) * if dir[i] > T::zero() { -T::one() } else { T::one() },
         None => Vector::zeros(),
