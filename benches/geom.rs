@@ -85,14 +85,24 @@ fn ray_triangle(c: &mut Criterion) {
     let pts: Vec<PTriangle> = ts.iter().map(to_parry_tri).collect();
     let mut g = c.benchmark_group("ray_triangle");
     g.bench_function("cd", |b| {
-        b.iter(|| rs.iter().zip(&ts).filter_map(|(r, t)| cd::ray_triangle(black_box(r), black_box(t))).count())
+        b.iter(|| {
+            rs.iter().zip(&ts).filter_map(|(r, t)| cd::ray_triangle(black_box(r), black_box(t))).count()
+        })
     });
     g.bench_function("cd_watertight", |b| {
-        b.iter(|| rs.iter().zip(&ts).filter_map(|(r, t)| cd::ray_triangle_watertight(black_box(r), black_box(t))).count())
+        b.iter(|| {
+            rs.iter()
+                .zip(&ts)
+                .filter_map(|(r, t)| cd::ray_triangle_watertight(black_box(r), black_box(t)))
+                .count()
+        })
     });
     g.bench_function("parry", |b| {
         b.iter(|| {
-            prs.iter().zip(&pts).filter_map(|(r, t)| black_box(t).cast_local_ray(black_box(r), f32::MAX, true)).count()
+            prs.iter()
+                .zip(&pts)
+                .filter_map(|(r, t)| black_box(t).cast_local_ray(black_box(r), f32::MAX, true))
+                .count()
         })
     });
     g.finish();
@@ -110,7 +120,10 @@ fn ray_aabb(c: &mut Criterion) {
     });
     g.bench_function("parry", |b| {
         b.iter(|| {
-            prs.iter().zip(&pbs).filter_map(|(r, x)| black_box(x).cast_local_ray_and_get_normal(black_box(r), f32::MAX, true)).count()
+            prs.iter()
+                .zip(&pbs)
+                .filter_map(|(r, x)| black_box(x).cast_local_ray_and_get_normal(black_box(r), f32::MAX, true))
+                .count()
         })
     });
     g.finish();
@@ -130,7 +143,9 @@ fn ray_obb(c: &mut Criterion) {
         b.iter(|| {
             prs.iter()
                 .zip(&pos)
-                .filter_map(|(r, (p, cub))| black_box(cub).cast_ray_and_get_normal(black_box(p), black_box(r), f32::MAX, true))
+                .filter_map(|(r, (p, cub))| {
+                    black_box(cub).cast_ray_and_get_normal(black_box(p), black_box(r), f32::MAX, true)
+                })
                 .count()
         })
     });
@@ -140,9 +155,13 @@ fn ray_obb(c: &mut Criterion) {
 fn ray_sphere(c: &mut Criterion) {
     let mut rng = Rng::new(4);
     let rs = rays(&mut rng);
-    let ss: Vec<cd::Ball<f32, 3>> = (0..BATCH).map(|_| cd::Ball::new(rng.point(1.0), rng.range(0.3, 1.5)).unwrap()).collect();
+    let ss: Vec<cd::Ball<f32, 3>> =
+        (0..BATCH).map(|_| cd::Ball::new(rng.point(1.0), rng.range(0.3, 1.5)).unwrap()).collect();
     let prs: Vec<PRay> = rs.iter().map(to_parry_ray).collect();
-    let pss: Vec<(Pose, PBall)> = ss.iter().map(|s| (Pose::from_parts(pt(s.center()), Rotation::IDENTITY), PBall::new(s.radius()))).collect();
+    let pss: Vec<(Pose, PBall)> = ss
+        .iter()
+        .map(|s| (Pose::from_parts(pt(s.center()), Rotation::IDENTITY), PBall::new(s.radius())))
+        .collect();
     let mut g = c.benchmark_group("ray_sphere");
     g.bench_function("cd", |b| {
         b.iter(|| rs.iter().zip(&ss).filter_map(|(r, s)| cd::ray_ball(black_box(r), black_box(s))).count())
@@ -151,7 +170,9 @@ fn ray_sphere(c: &mut Criterion) {
         b.iter(|| {
             prs.iter()
                 .zip(&pss)
-                .filter_map(|(r, (p, s))| black_box(s).cast_ray_and_get_normal(black_box(p), black_box(r), f32::MAX, true))
+                .filter_map(|(r, (p, s))| {
+                    black_box(s).cast_ray_and_get_normal(black_box(p), black_box(r), f32::MAX, true)
+                })
                 .count()
         })
     });
@@ -165,15 +186,21 @@ fn obb_obb(c: &mut Criterion) {
     let pa: Vec<(Pose, Cuboid)> = a.iter().map(to_parry_obb).collect();
     let pb: Vec<(Pose, Cuboid)> = b2.iter().map(to_parry_obb).collect();
     let mut g = c.benchmark_group("obb_obb");
-    g.bench_function("cd", |b| b.iter(|| a.iter().zip(&b2).filter(|(x, y)| cd::obb_obb(black_box(x), black_box(y))).count()));
+    g.bench_function("cd", |b| {
+        b.iter(|| a.iter().zip(&b2).filter(|(x, y)| cd::obb_obb(black_box(x), black_box(y))).count())
+    });
     g.bench_function("cd_face_axes", |b| {
-        b.iter(|| a.iter().zip(&b2).filter(|(x, y)| cd::obb_obb_face_axes(black_box(x), black_box(y))).count())
+        b.iter(|| {
+            a.iter().zip(&b2).filter(|(x, y)| cd::obb_obb_face_axes(black_box(x), black_box(y))).count()
+        })
     });
     g.bench_function("parry", |b| {
         b.iter(|| {
             pa.iter()
                 .zip(&pb)
-                .filter(|((p1, c1), (p2, c2))| query::intersection_test(black_box(p1), c1, black_box(p2), c2).unwrap().intersecting)
+                .filter(|((p1, c1), (p2, c2))| {
+                    query::intersection_test(black_box(p1), c1, black_box(p2), c2).unwrap().intersecting
+                })
                 .count()
         })
     });
@@ -182,7 +209,11 @@ fn obb_obb(c: &mut Criterion) {
             pa.iter()
                 .zip(&pb)
                 .filter(|((p1, c1), (p2, c2))| {
-                    query::details::intersection_test_cuboid_cuboid(&black_box(p1).inv_mul(black_box(p2)), c1, c2)
+                    query::details::intersection_test_cuboid_cuboid(
+                        &black_box(p1).inv_mul(black_box(p2)),
+                        c1,
+                        c2,
+                    )
                 })
                 .count()
         })
@@ -197,8 +228,12 @@ fn aabb_aabb(c: &mut Criterion) {
     let pa: Vec<PAabb> = a.iter().map(to_parry_aabb).collect();
     let pb: Vec<PAabb> = b2.iter().map(to_parry_aabb).collect();
     let mut g = c.benchmark_group("aabb_aabb");
-    g.bench_function("cd", |b| b.iter(|| a.iter().zip(&b2).filter(|(x, y)| cd::aabb_aabb(black_box(x), black_box(y))).count()));
-    g.bench_function("parry", |b| b.iter(|| pa.iter().zip(&pb).filter(|(x, y)| black_box(x).intersects(black_box(y))).count()));
+    g.bench_function("cd", |b| {
+        b.iter(|| a.iter().zip(&b2).filter(|(x, y)| cd::aabb_aabb(black_box(x), black_box(y))).count())
+    });
+    g.bench_function("parry", |b| {
+        b.iter(|| pa.iter().zip(&pb).filter(|(x, y)| black_box(x).intersects(black_box(y))).count())
+    });
     g.finish();
 }
 
@@ -211,11 +246,21 @@ fn triangle_triangle(c: &mut Criterion) {
     let id = Pose::IDENTITY;
     let mut g = c.benchmark_group("triangle_triangle");
     g.bench_function("cd", |b| {
-        b.iter(|| a.iter().zip(&b2).filter(|(x, y)| cd::triangle_triangle(black_box(x), black_box(y)).intersects()).count())
+        b.iter(|| {
+            a.iter()
+                .zip(&b2)
+                .filter(|(x, y)| cd::triangle_triangle(black_box(x), black_box(y)).intersects())
+                .count()
+        })
     });
     g.bench_function("parry", |b| {
         b.iter(|| {
-            pa.iter().zip(&pb).filter(|(x, y)| query::intersection_test(&id, black_box(*x), &id, black_box(*y)).unwrap().intersecting).count()
+            pa.iter()
+                .zip(&pb)
+                .filter(|(x, y)| {
+                    query::intersection_test(&id, black_box(*x), &id, black_box(*y)).unwrap().intersecting
+                })
+                .count()
         })
     });
     g.finish();
@@ -228,27 +273,44 @@ fn triangle_aabb(c: &mut Criterion) {
     let pts: Vec<PTriangle> = ts.iter().map(to_parry_tri).collect();
     let pbs: Vec<PAabb> = bs.iter().map(to_parry_aabb).collect();
     let mut g = c.benchmark_group("triangle_aabb");
-    g.bench_function("cd", |b| b.iter(|| ts.iter().zip(&bs).filter(|(t, x)| cd::triangle_aabb(black_box(t), black_box(x))).count()));
+    g.bench_function("cd", |b| {
+        b.iter(|| ts.iter().zip(&bs).filter(|(t, x)| cd::triangle_aabb(black_box(t), black_box(x))).count())
+    });
     g.bench_function("parry", |b| {
-        b.iter(|| pts.iter().zip(&pbs).filter(|(t, x)| query::details::intersection_test_aabb_triangle(black_box(x), black_box(t))).count())
+        b.iter(|| {
+            pts.iter()
+                .zip(&pbs)
+                .filter(|(t, x)| query::details::intersection_test_aabb_triangle(black_box(x), black_box(t)))
+                .count()
+        })
     });
     g.finish();
 }
 
 fn sphere_aabb(c: &mut Criterion) {
     let mut rng = Rng::new(9);
-    let ss: Vec<cd::Ball<f32, 3>> = (0..BATCH).map(|_| cd::Ball::new(rng.point(3.0), rng.range(0.2, 1.5)).unwrap()).collect();
+    let ss: Vec<cd::Ball<f32, 3>> =
+        (0..BATCH).map(|_| cd::Ball::new(rng.point(3.0), rng.range(0.2, 1.5)).unwrap()).collect();
     let bs = aabbs(&mut rng, 3.0);
-    let pss: Vec<(Pose, PBall)> = ss.iter().map(|s| (Pose::from_parts(pt(s.center()), Rotation::IDENTITY), PBall::new(s.radius()))).collect();
-    let pbs: Vec<(Pose, Cuboid)> =
-        bs.iter().map(|x| (Pose::from_parts(pt(&x.center()), Rotation::IDENTITY), Cuboid::new(v(&x.half_extents())))).collect();
+    let pss: Vec<(Pose, PBall)> = ss
+        .iter()
+        .map(|s| (Pose::from_parts(pt(s.center()), Rotation::IDENTITY), PBall::new(s.radius())))
+        .collect();
+    let pbs: Vec<(Pose, Cuboid)> = bs
+        .iter()
+        .map(|x| (Pose::from_parts(pt(&x.center()), Rotation::IDENTITY), Cuboid::new(v(&x.half_extents()))))
+        .collect();
     let mut g = c.benchmark_group("sphere_aabb");
-    g.bench_function("cd", |b| b.iter(|| ss.iter().zip(&bs).filter(|(s, x)| cd::ball_aabb(black_box(s), black_box(x))).count()));
+    g.bench_function("cd", |b| {
+        b.iter(|| ss.iter().zip(&bs).filter(|(s, x)| cd::ball_aabb(black_box(s), black_box(x))).count())
+    });
     g.bench_function("parry", |b| {
         b.iter(|| {
             pss.iter()
                 .zip(&pbs)
-                .filter(|((p1, s), (p2, x))| query::intersection_test(black_box(p1), s, black_box(p2), x).unwrap().intersecting)
+                .filter(|((p1, s), (p2, x))| {
+                    query::intersection_test(black_box(p1), s, black_box(p2), x).unwrap().intersecting
+                })
                 .count()
         })
     });

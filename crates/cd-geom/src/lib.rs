@@ -55,3 +55,6 @@ pub use query::tri_tri::*;
 
 #[cfg(feature = "bytemuck")]
 mod pod;
+
+#[cfg(feature = "serde")]
+mod serde_impl;

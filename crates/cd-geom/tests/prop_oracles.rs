@@ -8,8 +8,29 @@ use common::*;
 use nalgebra::{Matrix3, Point2, Point3, Vector2, Vector3};
 use proptest::prelude::*;
 
+/// Compares a ray hit with the sphere-tracing oracle (ambiguous grazing cases pass).
+fn check(got: Option<RayHit<f64, 3>>, oracle: Result<Option<f64>, ()>) -> Result<(), TestCaseError> {
+    match oracle {
+        Err(()) => Ok(()),
+        Ok(None) => {
+            prop_assert!(got.is_none(), "expected a miss, got {:?}", got);
+            Ok(())
+        }
+        Ok(Some(t)) => {
+            let h = got.ok_or_else(|| TestCaseError::fail("expected a hit"))?;
+            prop_assert!((h.t - t).abs() < 1e-6 * (1.0 + t), "t {} vs marched {}", h.t, t);
+            Ok(())
+        }
+    }
+}
+
 fn config() -> ProptestConfig {
-    ProptestConfig { cases: cases(3000), max_global_rejects: 1 << 20, failure_persistence: None, ..ProptestConfig::default() }
+    ProptestConfig {
+        cases: cases(3000),
+        max_global_rejects: 1 << 20,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 proptest! {
@@ -259,17 +280,6 @@ proptest! {
         let b = Aabb::from_center_half_extents(c, h).unwrap();
         let ob = Obb::from_rotation(c, q, h).unwrap();
         let s = Ball::new(c, r).unwrap();
-        let check = |got: Option<RayHit<f64, 3>>, oracle: Result<Option<f64>, ()>| -> Result<(), TestCaseError> {
-            match oracle {
-                Err(()) => Ok(()),
-                Ok(None) => { prop_assert!(got.is_none(), "expected a miss, got {:?}", got); Ok(()) }
-                Ok(Some(t)) => {
-                    let h = got.ok_or_else(|| TestCaseError::fail("expected a hit"))?;
-                    prop_assert!((h.t - t).abs() < 1e-6 * (1.0 + t), "t {} vs marched {}", h.t, t);
-                    Ok(())
-                }
-            }
-        };
         let oracle = march(&o, &d, f64::INFINITY, 1e-5, |p| (p - c).norm() - r);
         check(ray_ball(&ray, &s), oracle)?;
         check(ray_ball_analytic(&ray, &s), oracle)?;
@@ -286,17 +296,6 @@ proptest! {
         let ray = Ray::new(o, d).unwrap();
         let u = axis.normalize();
         let b = a + u * len;
-        let check = |got: Option<RayHit<f64, 3>>, oracle: Result<Option<f64>, ()>| -> Result<(), TestCaseError> {
-            match oracle {
-                Err(()) => Ok(()),
-                Ok(None) => { prop_assert!(got.is_none(), "expected a miss, got {:?}", got); Ok(()) }
-                Ok(Some(t)) => {
-                    let h = got.ok_or_else(|| TestCaseError::fail("expected a hit"))?;
-                    prop_assert!((h.t - t).abs() < 1e-6 * (1.0 + t), "t {} vs marched {}", h.t, t);
-                    Ok(())
-                }
-            }
-        };
         let cap = Capsule::new(a, b, r).unwrap();
         check(ray_capsule(&ray, &cap), march(&o, &d, f64::INFINITY, 1e-5, |p| sd_capsule(p, &a, &b, r)))?;
         let cyl = Cylinder::new(a, b, r).unwrap();
@@ -318,12 +317,7 @@ proptest! {
         let poly = ConvexPolyhedron::from_obb(&ob).unwrap();
         let planes: Vec<Plane<f64, 3>> = poly.faces().iter().map(|f| f.plane).collect();
         let oracle = march(&o, &d, f64::INFINITY, 1e-5, |p| planes.iter().map(|pl| pl.signed_distance(p)).fold(f64::NEG_INFINITY, f64::max));
-        let got = ray_convex_polyhedron(&ray, &poly);
-        match oracle {
-            Err(()) => {}
-            Ok(None) => prop_assert!(got.is_none()),
-            Ok(Some(t)) => prop_assert!((got.unwrap().t - t).abs() < 1e-6 * (1.0 + t)),
-        }
+        check(ray_convex_polyhedron(&ray, &poly), oracle)?;
         let dop = Dop26::<f64>::from_points(&pts).unwrap();
         let dirs = kdop_directions::<f64, 3, 13>().unwrap();
         let oracle = march(&o, &d, f64::INFINITY, 1e-5, |p| {
@@ -332,12 +326,7 @@ proptest! {
                 (s - dop.max()[k]).max(dop.min()[k] - s) / dirs[k].norm()
             }).fold(f64::NEG_INFINITY, f64::max)
         });
-        let got = ray_kdop(&ray, &dop);
-        match oracle {
-            Err(()) => {}
-            Ok(None) => prop_assert!(got.is_none()),
-            Ok(Some(t)) => prop_assert!((got.unwrap().t - t).abs() < 1e-6 * (1.0 + t)),
-        }
+        check(ray_kdop(&ray, &dop), oracle)?;
     }
 
     /// Ray/polygon on star-shaped (often non-convex) polygons against a fan triangulation from

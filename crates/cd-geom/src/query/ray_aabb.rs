@@ -84,7 +84,8 @@ pub fn ray_aabb_interval<T: Real, const D: usize>(
 /// ```
 #[inline]
 pub fn ray_aabb<T: Real, const D: usize>(ray: &Ray<T, D>, aabb: &Aabb<T, D>) -> Option<RayHit<T, D>> {
-    let (t, _, axis) = slabs(&ray.origin().coords, ray.dir(), &aabb.min().coords, &aabb.max().coords, ray.max_t())?;
+    let (t, _, axis) =
+        slabs(&ray.origin().coords, ray.dir(), &aabb.min().coords, &aabb.max().coords, ray.max_t())?;
     let mut normal = Vector::zeros();
     if let Some(i) = axis {
         normal[i] = if ray.dir()[i] > T::zero() { -T::one() } else { T::one() };

@@ -4,7 +4,14 @@ use crate::{GeomError, GeomResult, Point, Real, Vector};
 /// An axis-aligned box `[min, max]`, in 2D or 3D. A box may be flat (`min == max` on an axis).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::AabbRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Aabb<T: Real, const D: usize> {
     min: Point<T, D>,
     max: Point<T, D>,

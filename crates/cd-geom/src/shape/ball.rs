@@ -4,7 +4,14 @@ use crate::{GeomResult, Point, Real};
 /// A solid ball: a sphere in 3D, a disc ("circle") in 2D.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::BallRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Ball<T: Real, const D: usize> {
     center: Point<T, D>,
     radius: T,

@@ -5,7 +5,14 @@ use crate::{GeomResult, Point, Real, Segment};
 /// 2D (a stadium) or 3D. `a == b` gives a ball; radius 0 gives a segment.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::CapsuleRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Capsule<T: Real, const D: usize> {
     a: Point<T, D>,
     b: Point<T, D>,

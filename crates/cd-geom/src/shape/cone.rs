@@ -4,7 +4,14 @@ use crate::{GeomError, GeomResult, Point, Real, Vector};
 /// A solid finite cone (3D): apex, base-disc centre and base radius. `apex ≠ base`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::ConeRaw<T>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Cone<T: Real> {
     apex: Point<T, 3>,
     base: Point<T, 3>,

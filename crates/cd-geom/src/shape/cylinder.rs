@@ -4,7 +4,14 @@ use crate::{GeomError, GeomResult, Point, Real, Vector};
 /// A solid capped cylinder of `radius` around the segment `ab` (3D). `a ≠ b`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::CylinderRaw<T>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Cylinder<T: Real> {
     a: Point<T, 3>,
     b: Point<T, 3>,

@@ -22,7 +22,14 @@ pub enum FrustumPlane {
 /// every [`Plane::signed_distance`] is `≥ 0`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::FrustumRaw<T>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Frustum<T: Real> {
     planes: [Plane<T, 3>; 6],
 }

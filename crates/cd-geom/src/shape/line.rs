@@ -4,7 +4,14 @@ use crate::{GeomResult, Point, Real, Vector};
 /// The infinite line `point + s·dir`, `s ∈ ℝ`, in 2D or 3D.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::LineRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Line<T: Real, const D: usize> {
     point: Point<T, D>,
     dir: Vector<T, D>,

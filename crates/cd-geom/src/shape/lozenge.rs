@@ -8,7 +8,14 @@ use crate::{GeomResult, Point, Real, Vector};
 /// the usual case); either may be zero, giving a capsule or a sphere.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::LozengeRaw<T>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Lozenge<T: Real> {
     origin: Point<T, 3>,
     e0: Vector<T, 3>,

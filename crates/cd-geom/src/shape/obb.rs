@@ -8,7 +8,14 @@ use nalgebra::{UnitComplex, UnitQuaternion};
 /// from box space to world space and `axesᵀ·(p - center)` is `p` in box coordinates.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::ObbRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Obb<T: Real, const D: usize> {
     center: Point<T, D>,
     axes: Matrix<T, D>,

@@ -6,7 +6,14 @@ use crate::{GeomError, GeomResult, Point, Real, Vector};
 /// The positive half-space is `n·x + d ≥ 0`; [`Plane::signed_distance`] is positive there.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::PlaneRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Plane<T: Real, const D: usize> {
     normal: Vector<T, D>,
     d: T,

@@ -8,7 +8,14 @@ use nalgebra::Vector3;
 /// polygon lies in the plane `z = 0` with normal `+z` (or `-z` when its vertices run clockwise).
 /// [`Polygon::is_convex`] tells whether the convex-only tests apply.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::PolygonRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Polygon<T: Real, const D: usize> {
     vertices: Vec<Point<T, D>>,
     normal: Vector3<T>,

@@ -3,8 +3,9 @@ use crate::{Aabb, GeomError, GeomResult, Obb, Plane, Point, Real, Vector};
 use nalgebra::Vector3;
 
 /// One face of a [`ConvexPolyhedron`]: its outward plane and a range of vertex indices.
+///
+/// Faces are serialized only as part of their polyhedron (as vertex index lists).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Face<T: Real> {
     /// Supporting plane; the normal points out of the solid (inside is `signed_distance ≤ 0`).
     pub plane: Plane<T, 3>,
@@ -18,7 +19,18 @@ pub struct Face<T: Real> {
 /// climb over the vertex graph, `O(√n)` steps on typical hulls instead of an `O(n)` scan
 /// (it switches to the scan below 32 vertices, where the scan is faster).
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        into = "crate::serde_impl::ConvexPolyhedronRepr<T>",
+        try_from = "crate::serde_impl::ConvexPolyhedronRepr<T>",
+        bound(
+            serialize = "T: Real + serde::Serialize",
+            deserialize = "T: Real + serde::de::DeserializeOwned"
+        )
+    )
+)]
 pub struct ConvexPolyhedron<T: Real> {
     vertices: Vec<Point<T, 3>>,
     faces: Vec<Face<T>>,

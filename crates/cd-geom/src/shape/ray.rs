@@ -7,7 +7,14 @@ use crate::{GeomError, GeomResult, Point, Real, Vector};
 /// (so with a unit `dir` it is a distance). `max_t` defaults to `+∞`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::RayRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Ray<T: Real, const D: usize> {
     origin: Point<T, D>,
     dir: Vector<T, D>,

@@ -4,7 +4,14 @@ use crate::{GeomResult, Point, Real, Vector};
 /// The line segment between `a` and `b` (may have zero length), in 2D or 3D.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::SegmentRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Segment<T: Real, const D: usize> {
     a: Point<T, D>,
     b: Point<T, D>,

@@ -5,7 +5,14 @@ use crate::{GeomError, GeomResult, Plane, Point, Real, Vector};
 /// that need a normal document what they do with them.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::serde_impl::TriangleRaw<T, D>",
+        bound(serialize = "T: serde::Serialize", deserialize = "T: Real + serde::de::DeserializeOwned")
+    )
+)]
 pub struct Triangle<T: Real, const D: usize> {
     a: Point<T, D>,
     b: Point<T, D>,
