@@ -1,8 +1,24 @@
 //! # `cd-bv` — bounding-volume construction
 //!
-//! Builds bounding volumes from point sets and meshes: AABBs and k-DOPs by projection, spheres (AABB-centred, Ritter 1990, exact Welzl 1991), OBBs (PCA, PCA on the hull, Larsson–Källberg DiTO) and convex hulls. Seed: Real-Time Rendering ch. 22.3. Depends on `cd-geom` only.
+//! Fits bounding volumes to point sets and meshes, for BVHs, broad phases and culling:
 //!
-//! **Status:** this layer's crate exists so the workspace has its final shape and dependency
-//! arrows (see `docs/ARCHITECTURE.md`); its algorithms land with their own issue. Until then it
-//! re-exports nothing beyond the layer below it.
+//! | volume | builders |
+//! |---|---|
+//! | AABB | [`aabb_from_points`], [`aabb_of_aabbs`], [`aabb_of_ball`], [`aabb_of_obb`], [`transformed_aabb`] |
+//! | k-DOP | [`kdop_from_points`], [`kdop_of_kdops`] |
+//! | sphere / circle | [`ball_aabb_half_diagonal`], [`ball_aabb_farthest`], [`ritter_ball`] (Ritter 1990), [`minimal_ball`] (exact: Welzl 1991 with move-to-front pivoting), [`ball_of_balls`] |
+//!
+//! Every builder validates its input (empty sets, NaN, out-of-range coordinates are
+//! [`GeomError`](cd_geom::GeomError)s) and returns a volume that contains every input point.
+//! Seed: Real-Time Rendering ch. 22.3 "Bounding Volume Creation". Depends on `cd-geom` only.
 #![forbid(unsafe_code)]
+
+mod aabb;
+mod kdop;
+mod sphere;
+mod welzl;
+
+pub use aabb::{aabb_from_points, aabb_of_aabbs, aabb_of_ball, aabb_of_obb, transformed_aabb};
+pub use kdop::{kdop_from_points, kdop_of_kdops};
+pub use sphere::{ball_aabb_farthest, ball_aabb_half_diagonal, ball_of_balls, ritter_ball};
+pub use welzl::minimal_ball;

@@ -28,6 +28,8 @@ pub enum GeomError {
     NotConvex,
     /// A face referenced a vertex index that does not exist.
     IndexOutOfBounds,
+    /// A k-DOP of a dimension and slab count with no standard direction set.
+    UnsupportedDirectionSet,
 }
 
 impl fmt::Display for GeomError {
@@ -44,6 +46,9 @@ impl fmt::Display for GeomError {
             GeomError::NotPlanar => "the polygon's vertices are not coplanar",
             GeomError::NotConvex => "the shape is not convex",
             GeomError::IndexOutOfBounds => "a face index is out of bounds",
+            GeomError::UnsupportedDirectionSet => {
+                "no standard k-DOP direction set for this dimension and size"
+            }
         };
         f.write_str(s)
     }

@@ -21,6 +21,7 @@
 //! | 2D polygons | [`polygons_overlap_2d`], [`point_in_polygon`], [`crossings_test`] |
 //! | closest points | [`closest_point_on_segment`], [`closest_point_on_triangle`], [`closest_point_on_aabb`], [`closest_point_on_obb`], [`closest_point_on_plane`], [`closest_points_segment_segment`], [`closest_points_segment_aabb`], [`closest_points_segment_triangle`], [`closest_points_triangle_triangle`] |
 
+mod bounding_volume;
 mod error;
 mod real;
 mod result;
@@ -30,6 +31,7 @@ pub mod query;
 pub mod shape;
 pub mod support;
 
+pub use bounding_volume::BoundingVolume;
 pub use error::{GeomError, GeomResult};
 pub use real::{Matrix, Point, Real, Vector};
 pub use result::{ClosestPoints, Contact, Containment, PlaneSide, RayHit, TriangleHit};

@@ -273,7 +273,7 @@ fn constructors_reject_non_finite() {
         Plane::from_points(Point3::<f64>::origin(), Point3::new(1.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0)),
         Err(GeomError::Degenerate)
     );
-    assert_eq!(Kdop::<f64, 3, 5>::new([0.0; 5], [1.0; 5]), Err(GeomError::TooFewPoints));
+    assert_eq!(Kdop::<f64, 3, 5>::new([0.0; 5], [1.0; 5]), Err(GeomError::UnsupportedDirectionSet));
     assert_eq!(Kdop::<f64, 2, 2>::new([1.0, 0.0], [0.0, 1.0]), Err(GeomError::InvertedBounds));
     // f32: values beyond 1e9 are out of range, beyond f32::MAX they become infinite.
     assert_eq!(Ball::new(Point3::new(2e9f32, 0.0, 0.0), 1.0), Err(GeomError::OutOfRange));

@@ -84,12 +84,21 @@ pub fn kdop_directions<T: Real, const D: usize, const N: usize>() -> Option<[Vec
 }
 
 impl<T: Real, const D: usize, const N: usize> Kdop<T, D, N> {
-    /// A DOP from its slab intervals. Errors: bad values, `min > max`, unsupported `(D, N)`.
+    /// A DOP from its slab intervals. Errors: non-finite values, values beyond `D` times the
+    /// coordinate limit (a diagonal slab of valid points reaches at most that), `min > max`,
+    /// an unsupported `(D, N)`.
     pub fn new(min: [T; N], max: [T; N]) -> GeomResult<Self> {
-        kdop_directions::<T, D, N>().ok_or(GeomError::TooFewPoints)?;
+        kdop_directions::<T, D, N>().ok_or(GeomError::UnsupportedDirectionSet)?;
+        let limit = T::coord_limit() * T::lit(D as f64);
         for i in 0..N {
-            validate::coord(min[i])?;
-            validate::coord(max[i])?;
+            for x in [min[i], max[i]] {
+                if !x.is_finite() {
+                    return Err(GeomError::NonFinite);
+                }
+                if x.abs() > limit {
+                    return Err(GeomError::OutOfRange);
+                }
+            }
             if min[i] > max[i] {
                 return Err(GeomError::InvertedBounds);
             }
@@ -98,7 +107,7 @@ impl<T: Real, const D: usize, const N: usize> Kdop<T, D, N> {
     }
     /// The tightest DOP of this type around a point set. Errors: empty set, bad coordinates.
     pub fn from_points(points: &[Point<T, D>]) -> GeomResult<Self> {
-        let dirs = kdop_directions::<T, D, N>().ok_or(GeomError::TooFewPoints)?;
+        let dirs = kdop_directions::<T, D, N>().ok_or(GeomError::UnsupportedDirectionSet)?;
         if points.is_empty() {
             return Err(GeomError::TooFewPoints);
         }
@@ -113,6 +122,11 @@ impl<T: Real, const D: usize, const N: usize> Kdop<T, D, N> {
             }
         }
         Ok(Kdop { min, max })
+    }
+    /// A DOP from already-validated slabs (crate-internal; never fails).
+    #[inline(always)]
+    pub(crate) fn new_unchecked(min: [T; N], max: [T; N]) -> Self {
+        Kdop { min, max }
     }
     /// Lower slab values.
     #[inline(always)]
@@ -163,8 +177,8 @@ impl<T: Real, const D: usize, const N: usize> From<Kdop<T, D, N>> for KdopRepr<T
 impl<T: Real, const D: usize, const N: usize> TryFrom<KdopRepr<T>> for Kdop<T, D, N> {
     type Error = GeomError;
     fn try_from(r: KdopRepr<T>) -> GeomResult<Self> {
-        let min: [T; N] = r.min.try_into().map_err(|_| GeomError::TooFewPoints)?;
-        let max: [T; N] = r.max.try_into().map_err(|_| GeomError::TooFewPoints)?;
+        let min: [T; N] = r.min.try_into().map_err(|_| GeomError::UnsupportedDirectionSet)?;
+        let max: [T; N] = r.max.try_into().map_err(|_| GeomError::UnsupportedDirectionSet)?;
         Kdop::new(min, max)
     }
 }

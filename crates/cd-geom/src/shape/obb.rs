@@ -47,6 +47,11 @@ impl<T: Real, const D: usize> Obb<T, D> {
         }
         Ok(Obb { center, axes, half_extents })
     }
+    /// An OBB from already-validated parts (crate-internal; never fails).
+    #[inline(always)]
+    pub(crate) fn new_unchecked(center: Point<T, D>, axes: Matrix<T, D>, half_extents: Vector<T, D>) -> Self {
+        Obb { center, axes, half_extents }
+    }
     /// The OBB equal to an AABB (identity axes).
     pub fn from_aabb(aabb: &Aabb<T, D>) -> Self {
         Obb { center: aabb.center(), axes: Matrix::identity(), half_extents: aabb.half_extents() }

@@ -1,0 +1,79 @@
+//! Axis-aligned boxes from points, from child volumes and from transformed volumes.
+
+use cd_geom::{Aabb, Ball, GeomError, GeomResult, Obb, Point, Real, Vector};
+use nalgebra::{AbstractRotation, Isometry};
+
+/// The tightest AABB of a point set in one pass (2D or 3D). The loop keeps running minima and
+/// maxima per coordinate and folds the validity check into the same pass with non-short-circuit
+/// `&`, so it vectorizes. Errors: empty input, a non-finite or out-of-range coordinate. O(n·D).
+pub fn aabb_from_points<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResult<Aabb<T, D>> {
+    let first = points.first().ok_or(GeomError::TooFewPoints)?;
+    let mut lo = first.coords;
+    let mut hi = first.coords;
+    let limit = T::coord_limit();
+    let mut valid = true;
+    for p in points {
+        for i in 0..D {
+            let x = p[i];
+            // NaN fails both comparisons, so it clears `valid`.
+            valid &= (x >= -limit) & (x <= limit);
+            lo[i] = if x < lo[i] { x } else { lo[i] };
+            hi[i] = if x > hi[i] { x } else { hi[i] };
+        }
+    }
+    if !valid {
+        return Err(invalid_points_error(points));
+    }
+    Aabb::new(Point::from(lo), Point::from(hi))
+}
+
+/// Which error a point set that failed the one-pass range check deserves (slow path, only
+/// taken on bad input).
+pub(crate) fn invalid_points_error<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomError {
+    if points.iter().any(|p| p.iter().any(|x| !x.is_finite())) {
+        GeomError::NonFinite
+    } else {
+        GeomError::OutOfRange
+    }
+}
+
+/// The AABB enclosing a set of child AABBs (a BVH parent). Error: empty input. O(n·D).
+pub fn aabb_of_aabbs<T: Real, const D: usize>(boxes: &[Aabb<T, D>]) -> GeomResult<Aabb<T, D>> {
+    let first = boxes.first().ok_or(GeomError::TooFewPoints)?;
+    Ok(boxes[1..].iter().fold(*first, |acc, b| acc.merged(b)))
+}
+
+/// The AABB of a ball. Error: the box would leave the coordinate range.
+pub fn aabb_of_ball<T: Real, const D: usize>(ball: &Ball<T, D>) -> GeomResult<Aabb<T, D>> {
+    Aabb::from_center_half_extents(*ball.center(), Vector::repeat(ball.radius()))
+}
+
+/// The AABB of an OBB: half extents `|A|·h` (Arvo 1990). Error: the box would leave the
+/// coordinate range.
+pub fn aabb_of_obb<T: Real, const D: usize>(obb: &Obb<T, D>) -> GeomResult<Aabb<T, D>> {
+    let half = obb.axes().abs() * obb.half_extents();
+    Aabb::from_center_half_extents(*obb.center(), half)
+}
+
+/// The AABB of an AABB moved by a rigid motion, without visiting its corners (Arvo 1990): the
+/// centre moves, the half extents become `|R|·h`. Error: the result leaves the coordinate
+/// range.
+pub fn transformed_aabb<T, R, const D: usize>(
+    aabb: &Aabb<T, D>,
+    pose: &Isometry<T, R, D>,
+) -> GeomResult<Aabb<T, D>>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+{
+    let center = pose.transform_point(&aabb.center());
+    let h = aabb.half_extents();
+    // Column i of R is R·e_i; |R|·h = Σ_i |R e_i| h_i.
+    let mut half = Vector::<T, D>::zeros();
+    for i in 0..D {
+        let mut e = Vector::<T, D>::zeros();
+        e[i] = T::one();
+        half += pose.rotation.transform_vector(&e).abs() * h[i];
+    }
+    Aabb::from_center_half_extents(center, half)
+}

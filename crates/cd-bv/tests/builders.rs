@@ -1,0 +1,222 @@
+//! Bounding-volume builders: containment of every input point, tightness against oracles,
+//! degenerate inputs, real meshes.
+
+mod common;
+
+use cd_bv::*;
+use cd_geom::{BoundingVolume, GeomError, Point, Real};
+use common::*;
+use nalgebra::{Point2, Point3, SVector};
+use proptest::prelude::*;
+
+fn contains_all<B: BoundingVolume<f64, D>, const D: usize>(b: &B, pts: &[Point<f64, D>]) -> bool {
+    pts.iter().all(|p| b.contains_point(p))
+}
+
+fn cloud3() -> impl Strategy<Value = Vec<Point3<f64>>> {
+    proptest::collection::vec(
+        (-50.0..50.0f64, -50.0..50.0f64, -50.0..50.0f64).prop_map(|(x, y, z)| Point3::new(x, y, z)),
+        1..60,
+    )
+}
+fn cloud2() -> impl Strategy<Value = Vec<Point2<f64>>> {
+    proptest::collection::vec((-50.0..50.0f64, -50.0..50.0f64).prop_map(|(x, y)| Point2::new(x, y)), 1..60)
+}
+
+fn all_spheres<const D: usize>(pts: &[Point<f64, D>]) -> Vec<(&'static str, cd_geom::Ball<f64, D>)> {
+    vec![
+        ("half-diagonal", ball_aabb_half_diagonal(pts).unwrap()),
+        ("aabb-farthest", ball_aabb_farthest(pts).unwrap()),
+        ("ritter", ritter_ball(pts).unwrap()),
+        ("welzl", minimal_ball(pts).unwrap()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every builder contains every point; the exact ball is the smallest.
+    #[test]
+    fn volumes_contain_every_point_3d(pts in cloud3()) {
+        prop_assert!(contains_all(&aabb_from_points(&pts).unwrap(), &pts));
+        for (name, b) in all_spheres(&pts) {
+            prop_assert!(contains_all(&b, &pts), "{} misses a point", name);
+        }
+        let exact = minimal_ball(&pts).unwrap().radius();
+        for (name, b) in all_spheres(&pts) {
+            prop_assert!(b.radius() >= exact * (1.0 - 1e-9) - 1e-12, "{} smaller than the minimal ball", name);
+        }
+        let d14 = kdop_from_points::<f64, 3, 7>(&pts).unwrap();
+        prop_assert!(contains_all(&d14, &pts));
+        let d26 = kdop_from_points::<f64, 3, 13>(&pts).unwrap();
+        prop_assert!(contains_all(&d26, &pts));
+    }
+
+    #[test]
+    fn volumes_contain_every_point_2d(pts in cloud2()) {
+        prop_assert!(contains_all(&aabb_from_points(&pts).unwrap(), &pts));
+        for (name, b) in all_spheres(&pts) {
+            prop_assert!(contains_all(&b, &pts), "{} misses a point", name);
+        }
+        prop_assert!(contains_all(&kdop_from_points::<f64, 2, 4>(&pts).unwrap(), &pts));
+    }
+
+    /// Welzl equals brute force over all supports of 1–4 points (3D) / 1–3 points (2D), and its
+    /// radius is at least half of every pair's distance.
+    #[test]
+    fn welzl_matches_brute_force(pts in proptest::collection::vec((-10.0..10.0f64, -10.0..10.0f64, -10.0..10.0f64), 1..11)) {
+        let p3: Vec<Point3<f64>> = pts.iter().map(|&(x, y, z)| Point3::new(x, y, z)).collect();
+        let v3: Vec<SVector<f64, 3>> = p3.iter().map(|p| p.coords).collect();
+        let (_, r) = brute_force_min_ball(&v3);
+        let got = minimal_ball(&p3).unwrap();
+        prop_assert!((got.radius() - r).abs() <= 1e-7 * (1.0 + r), "welzl {} brute {}", got.radius(), r);
+        for a in &p3 { for b in &p3 { prop_assert!(got.radius() >= (a - b).norm() / 2.0 - 1e-9); } }
+        let p2: Vec<Point2<f64>> = pts.iter().map(|&(x, y, _)| Point2::new(x, y)).collect();
+        let v2: Vec<SVector<f64, 2>> = p2.iter().map(|p| p.coords).collect();
+        let (_, r) = brute_force_min_ball(&v2);
+        let got = minimal_ball(&p2).unwrap();
+        prop_assert!((got.radius() - r).abs() <= 1e-7 * (1.0 + r), "2D welzl {} brute {}", got.radius(), r);
+    }
+
+    /// f32 input: containment holds in f32 arithmetic too.
+    #[test]
+    fn f32_containment(pts in cloud3()) {
+        let p32: Vec<Point3<f32>> = pts.iter().map(|p| p.cast::<f32>()).collect();
+        let b = minimal_ball(&p32).unwrap();
+        prop_assert!(p32.iter().all(|p| b.contains_point(p)));
+        let r = ritter_ball(&p32).unwrap();
+        prop_assert!(p32.iter().all(|p| r.contains_point(p)));
+    }
+
+    /// Child-volume builders contain their children.
+    #[test]
+    fn parents_contain_children(pts in cloud3(), radii in proptest::collection::vec(0.0..5.0f64, 60)) {
+        let balls: Vec<cd_geom::Ball<f64, 3>> = pts.iter().zip(&radii).map(|(p, r)| cd_geom::Ball::new(*p, *r).unwrap()).collect();
+        let parent = ball_of_balls(&balls).unwrap();
+        prop_assert!(balls.iter().all(|b| (b.center() - parent.center()).norm() + b.radius() <= parent.radius() * (1.0 + 1e-12) + 1e-12));
+        let boxes: Vec<cd_geom::Aabb<f64, 3>> = balls.iter().map(|b| aabb_of_ball(b).unwrap()).collect();
+        let parent = aabb_of_aabbs(&boxes).unwrap();
+        prop_assert!(boxes.iter().all(|b| parent.contains(b)));
+    }
+}
+
+#[test]
+fn degenerate_inputs() {
+    let empty: [Point3<f64>; 0] = [];
+    assert_eq!(aabb_from_points(&empty), Err(GeomError::TooFewPoints));
+    assert_eq!(minimal_ball(&empty).err(), Some(GeomError::TooFewPoints));
+    assert_eq!(ritter_ball(&empty).err(), Some(GeomError::TooFewPoints));
+    assert_eq!(kdop_from_points::<f64, 3, 7>(&empty).err(), Some(GeomError::TooFewPoints));
+    assert_eq!(
+        kdop_from_points::<f64, 3, 5>(&[Point3::origin()]).err(),
+        Some(GeomError::UnsupportedDirectionSet)
+    );
+    let nan = [Point3::new(0.0, f64::NAN, 0.0), Point3::origin()];
+    assert_eq!(aabb_from_points(&nan), Err(GeomError::NonFinite));
+    assert_eq!(minimal_ball(&nan).err(), Some(GeomError::NonFinite));
+    assert_eq!(kdop_from_points::<f64, 3, 13>(&nan).err(), Some(GeomError::NonFinite));
+    let huge = [Point3::new(1e80, 0.0, 0.0)];
+    assert_eq!(ritter_ball(&huge).err(), Some(GeomError::OutOfRange));
+    // One point: radius 0 (padded by rounding only).
+    let one = [Point3::new(1.0, 2.0, 3.0)];
+    for (_, b) in all_spheres(&one) {
+        assert!(b.radius() < 1e-12 && (b.center() - one[0]).norm() < 1e-12);
+    }
+    // Two points: the diametral ball.
+    let two = [Point3::new(0.0f64, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0)];
+    let b = minimal_ball(&two).unwrap();
+    assert!((b.radius() - 1.0).abs() < 1e-12);
+    // All duplicates.
+    let dup = vec![Point3::new(5.0, 5.0, 5.0); 1000];
+    assert!(minimal_ball(&dup).unwrap().radius() < 1e-12);
+    // Collinear: 100 points on a line from 0 to 99 along (1,1,0): radius = 99·√2 / 2.
+    let line: Vec<Point3<f64>> = (0..100).map(|i| Point3::new(i as f64, i as f64, 0.0)).collect();
+    assert!((minimal_ball(&line).unwrap().radius() - 99.0 * 2f64.sqrt() / 2.0).abs() < 1e-9);
+    // Coplanar co-circular: 360 points on the unit circle in z = 0: radius 1, centre origin.
+    let circle: Vec<Point3<f64>> = (0..360)
+        .map(|i| {
+            let a = (i as f64).to_radians();
+            Point3::new(a.cos(), a.sin(), 0.0)
+        })
+        .collect();
+    let b = minimal_ball(&circle).unwrap();
+    assert!((b.radius() - 1.0).abs() < 1e-9 && b.center().coords.norm() < 1e-9);
+    // Co-spherical: a 20 × 40 grid on the unit sphere.
+    let mut sphere = Vec::new();
+    for i in 0..20 {
+        for j in 0..40 {
+            let (th, ph) =
+                (std::f64::consts::PI * (i as f64 + 0.5) / 20.0, std::f64::consts::TAU * j as f64 / 40.0);
+            sphere.push(Point3::new(th.sin() * ph.cos(), th.sin() * ph.sin(), th.cos()));
+        }
+    }
+    let b = minimal_ball(&sphere).unwrap();
+    assert!((b.radius() - 1.0).abs() < 1e-3 && b.center().coords.norm() < 1e-3);
+    assert!(contains_all(&b, &sphere));
+    // 2D: three points of a right triangle: the hypotenuse is the diameter.
+    let tri = [Point2::new(0.0f64, 0.0), Point2::new(4.0, 0.0), Point2::new(0.0, 3.0)];
+    let c = minimal_ball(&tri).unwrap();
+    assert!((c.radius() - 2.5).abs() < 1e-12 && (c.center() - Point2::new(2.0, 1.5)).norm() < 1e-12);
+    // An obtuse triangle: the longest side's midpoint, not the circumcentre.
+    let obtuse = [Point2::new(0.0f64, 0.0), Point2::new(10.0, 0.0), Point2::new(5.0, 1.0)];
+    assert!((minimal_ball(&obtuse).unwrap().radius() - 5.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_million_points() {
+    // Points in a unit ball (deterministic), plus 4 points on a sphere of radius 2: the minimal
+    // ball is that sphere when the 4 points form a regular tetrahedron centred at the origin.
+    let mut s = 12345u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let mut pts: Vec<Point3<f64>> = (0..1_000_000)
+        .map(|_| Point3::new(next(), next(), next()))
+        .filter(|p| p.coords.norm() <= 1.0)
+        .collect();
+    let k = 2.0 / 3f64.sqrt();
+    pts.extend([
+        Point3::new(k, k, k),
+        Point3::new(k, -k, -k),
+        Point3::new(-k, k, -k),
+        Point3::new(-k, -k, k),
+    ]);
+    let b = minimal_ball(&pts).unwrap();
+    assert!((b.radius() - 2.0).abs() < 1e-9, "radius {}", b.radius());
+    assert!(contains_all(&b, &pts));
+    let r = ritter_ball(&pts).unwrap();
+    assert!(contains_all(&r, &pts) && r.radius() >= b.radius());
+    let a = aabb_from_points(&pts).unwrap();
+    assert!(contains_all(&a, &pts));
+}
+
+#[test]
+fn bunny_and_fcl_env() {
+    for text in [BUNNY, FCL_ENV] {
+        let pts = obj_vertices(text);
+        let exact = minimal_ball(&pts).unwrap();
+        assert!(contains_all(&exact, &pts));
+        for (name, b) in all_spheres(&pts) {
+            assert!(contains_all(&b, &pts), "{name}");
+            assert!(b.radius() >= exact.radius() * (1.0 - 1e-12), "{name}");
+        }
+        // Minimality: the support points on the boundary cannot all fit in a smaller ball —
+        // brute force over the points within 1e-9 of the sphere.
+        let boundary: Vec<SVector<f64, 3>> = pts
+            .iter()
+            .filter(|p| ((*p - exact.center()).norm() - exact.radius()).abs() <= 1e-7 * exact.radius())
+            .map(|p| p.coords)
+            .collect();
+        assert!(!boundary.is_empty() && boundary.len() <= 60, "{} boundary points", boundary.len());
+        let (_, r) = brute_force_min_ball(&boundary);
+        assert!(
+            (r - exact.radius()).abs() <= 1e-7 * exact.radius(),
+            "boundary brute force {r} vs {}",
+            exact.radius()
+        );
+    }
+    let _ = f64::lit(0.0);
+}
