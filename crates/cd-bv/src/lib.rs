@@ -6,6 +6,7 @@
 //! |---|---|
 //! | AABB | [`aabb_from_points`], [`aabb_of_aabbs`], [`aabb_of_ball`], [`aabb_of_obb`], [`transformed_aabb`] |
 //! | k-DOP | [`kdop_from_points`], [`kdop_of_kdops`] |
+//! | convex hull | [`convex_hull`] / [`convex_hull_3d`] (Quickhull, 3D), [`convex_hull_2d`] (Andrew's monotone chain) |
 //! | sphere / circle | [`ball_aabb_half_diagonal`], [`ball_aabb_farthest`], [`ritter_ball`] (Ritter 1990), [`minimal_ball`] (exact: Welzl 1991 with move-to-front pivoting), [`ball_of_balls`] |
 //!
 //! Every builder validates its input (empty sets, NaN, out-of-range coordinates are
@@ -14,11 +15,15 @@
 #![forbid(unsafe_code)]
 
 mod aabb;
+mod hull2;
 mod kdop;
+mod quickhull;
 mod sphere;
 mod welzl;
 
 pub use aabb::{aabb_from_points, aabb_of_aabbs, aabb_of_ball, aabb_of_obb, transformed_aabb};
+pub use hull2::{convex_hull_2d, convex_hull_2d_indices};
 pub use kdop::{kdop_from_points, kdop_of_kdops};
+pub use quickhull::{convex_hull, convex_hull_3d, Hull};
 pub use sphere::{ball_aabb_farthest, ball_aabb_half_diagonal, ball_of_balls, ritter_ball};
 pub use welzl::minimal_ball;

@@ -150,6 +150,39 @@ impl<T: Real> ConvexPolyhedron<T> {
     pub fn neighbors(&self, v: usize) -> &[u32] {
         &self.neighbors[self.neighbor_offsets[v] as usize..self.neighbor_offsets[v + 1] as usize]
     }
+    /// Volume, by the divergence theorem over the faces (each face fanned into triangles from
+    /// its first vertex, tetrahedra to the centroid of the vertices). O(V + F).
+    pub fn volume(&self) -> T {
+        let c = self.vertices.iter().fold(Vector::<T, 3>::zeros(), |s, p| s + p.coords)
+            / T::lit(self.vertices.len() as f64);
+        let mut six_v = T::zero();
+        for f in &self.faces {
+            let idx = self.face_vertices(f);
+            let a = self.vertices[idx[0] as usize].coords - c;
+            for w in idx[1..].windows(2) {
+                let b = self.vertices[w[0] as usize].coords - c;
+                let d = self.vertices[w[1] as usize].coords - c;
+                six_v += a.dot(&b.cross(&d)).abs();
+            }
+        }
+        six_v / T::lit(6.0)
+    }
+
+    /// Surface area: the sum of the faces' areas. O(V + F).
+    pub fn surface_area(&self) -> T {
+        let mut twice = T::zero();
+        for f in &self.faces {
+            let idx = self.face_vertices(f);
+            let a = self.vertices[idx[0] as usize].coords;
+            for w in idx[1..].windows(2) {
+                let b = self.vertices[w[0] as usize].coords;
+                let d = self.vertices[w[1] as usize].coords;
+                twice += (b - a).cross(&(d - a)).norm();
+            }
+        }
+        twice * T::lit(0.5)
+    }
+
     /// Is `p` inside or on every face plane?
     pub fn contains_point(&self, p: &Point<T, 3>) -> bool {
         self.faces.iter().all(|f| f.plane.signed_distance(p) <= T::zero())

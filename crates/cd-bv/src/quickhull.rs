@@ -1,0 +1,354 @@
+//! 3D convex hull by Quickhull (Barber, Dobkin and Huhdanpaa 1996).
+//!
+//! Each face keeps the list of points outside it (its conflict list). The farthest point of a
+//! face's list is the next eye point; the faces it sees are found by a depth-first walk that
+//! also yields the horizon (the boundary between visible and hidden faces) in order; new faces
+//! fan from the eye to the horizon edges; the orphaned points are re-assigned. Arithmetic is in
+//! `f64`, with a distance tolerance scaled to the input (points closer than it to a face count
+//! as inside, which keeps the hull convex under rounding); coplanar triangles are merged into
+//! polygonal faces at the end.
+
+use crate::aabb::aabb_from_points;
+use crate::hull2::convex_hull_2d_indices;
+use cd_geom::{ConvexPolyhedron, GeomResult, Point, Real};
+use nalgebra::{Point2, Vector3};
+
+type V3 = Vector3<f64>;
+
+/// A convex hull of any dimension: what [`convex_hull`] returns for degenerate input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hull<T: Real> {
+    /// All points coincide.
+    Point(Point<T, 3>),
+    /// All points are collinear: the two extreme points.
+    Segment(Point<T, 3>, Point<T, 3>),
+    /// All points are coplanar: the hull polygon's vertices in order.
+    Polygon(Vec<Point<T, 3>>),
+    /// A solid hull.
+    Polyhedron(ConvexPolyhedron<T>),
+}
+
+#[derive(Clone, Debug)]
+struct Face {
+    v: [usize; 3],
+    n: V3,
+    d: f64,
+    nb: [usize; 3],
+    outside: Vec<usize>,
+    alive: bool,
+    visible: bool,
+}
+
+impl Face {
+    fn new(p: &[V3], v: [usize; 3]) -> Face {
+        let n = (p[v[1]] - p[v[0]]).cross(&(p[v[2]] - p[v[0]]));
+        let len = n.norm();
+        let n = if len > 0.0 { n / len } else { n };
+        Face {
+            v,
+            n,
+            d: -n.dot(&p[v[0]]),
+            nb: [usize::MAX; 3],
+            outside: Vec::new(),
+            alive: true,
+            visible: false,
+        }
+    }
+    #[inline]
+    fn dist(&self, q: &V3) -> f64 {
+        self.n.dot(q) + self.d
+    }
+    /// Index of the edge `a → b` in this face.
+    fn edge(&self, a: usize, b: usize) -> Option<usize> {
+        (0..3).find(|&k| self.v[k] == a && self.v[(k + 1) % 3] == b)
+    }
+}
+
+/// The convex hull of a 3D point set: a [`ConvexPolyhedron`] (vertices, merged polygonal faces
+/// with outward planes, vertex adjacency for hill-climbing support), or the lower-dimensional
+/// hull when the points are coincident, collinear or coplanar. Duplicates are fine. Expected
+/// O(n log n). Errors: empty input, non-finite or out-of-range coordinates.
+pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
+    let aabb = aabb_from_points(points)?;
+    let p: Vec<V3> = points.iter().map(|q| V3::new(q.x.to_f64(), q.y.to_f64(), q.z.to_f64())).collect();
+    let scale = (0..3).map(|i| aabb.min()[i].to_f64().abs().max(aabb.max()[i].to_f64().abs())).sum::<f64>();
+    // Distance tolerance: a generous multiple of the rounding error of a plane distance, and
+    // for f32 input the rounding of the input itself.
+    let eps = scale * (64.0 * f64::EPSILON + 4.0 * T::epsilon().to_f64() * f64::EPSILON.sqrt());
+    let Some(simplex) = initial_simplex(&p, eps) else {
+        return Ok(lower_dimensional(points, &p, eps));
+    };
+    let faces = build(&p, simplex, eps);
+    Ok(Hull::Polyhedron(to_polyhedron(points, &p, &faces, eps)?))
+}
+
+/// The convex hull of a point set that must span 3D; degenerate input is a
+/// [`GeomError::Degenerate`](cd_geom::GeomError::Degenerate) error.
+pub fn convex_hull_3d<T: Real>(points: &[Point<T, 3>]) -> GeomResult<ConvexPolyhedron<T>> {
+    match convex_hull(points)? {
+        Hull::Polyhedron(p) => Ok(p),
+        _ => Err(cd_geom::GeomError::Degenerate),
+    }
+}
+
+/// Four affinely independent points (beyond `eps`), chosen far apart, or `None`.
+fn initial_simplex(p: &[V3], eps: f64) -> Option<[usize; 4]> {
+    let mut ext = [0usize; 6];
+    for (i, q) in p.iter().enumerate() {
+        for a in 0..3 {
+            if q[a] < p[ext[2 * a]][a] {
+                ext[2 * a] = i;
+            }
+            if q[a] > p[ext[2 * a + 1]][a] {
+                ext[2 * a + 1] = i;
+            }
+        }
+    }
+    let (mut i0, mut i1, mut best) = (0, 0, -1.0);
+    for &a in &ext {
+        for &b in &ext {
+            let d = (p[a] - p[b]).norm_squared();
+            if d > best {
+                (i0, i1, best) = (a, b, d);
+            }
+        }
+    }
+    if best.sqrt() <= eps {
+        return None;
+    }
+    let dir = (p[i1] - p[i0]).normalize();
+    let line_dist = |q: &V3| (q - p[i0] - dir * (q - p[i0]).dot(&dir)).norm();
+    let i2 = (0..p.len()).max_by(|&a, &b| line_dist(&p[a]).total_cmp(&line_dist(&p[b])))?;
+    if line_dist(&p[i2]) <= eps {
+        return None;
+    }
+    let n = (p[i1] - p[i0]).cross(&(p[i2] - p[i0])).normalize();
+    let plane_dist = |q: &V3| n.dot(&(q - p[i0])).abs();
+    let i3 = (0..p.len()).max_by(|&a, &b| plane_dist(&p[a]).total_cmp(&plane_dist(&p[b])))?;
+    if plane_dist(&p[i3]) <= eps {
+        return None;
+    }
+    Some([i0, i1, i2, i3])
+}
+
+/// The hull of degenerate input: a point, the extreme pair of a collinear set, or the 2D hull
+/// of a coplanar set computed in the plane.
+fn lower_dimensional<T: Real>(points: &[Point<T, 3>], p: &[V3], eps: f64) -> Hull<T> {
+    let (mut i0, mut i1, mut best) = (0, 0, -1.0);
+    // Farthest pair among axis extremes, as in the simplex search.
+    let first = p[0];
+    let far = (0..p.len())
+        .max_by(|&a, &b| (p[a] - first).norm_squared().total_cmp(&(p[b] - first).norm_squared()))
+        .unwrap_or(0);
+    for (i, q) in p.iter().enumerate() {
+        let d = (q - p[far]).norm_squared();
+        if d > best {
+            (i0, i1, best) = (far, i, d);
+        }
+    }
+    if best.sqrt() <= eps {
+        return Hull::Point(points[0]);
+    }
+    let dir = (p[i1] - p[i0]).normalize();
+    let off = |q: &V3| q - p[i0] - dir * (q - p[i0]).dot(&dir);
+    let i2 = (0..p.len()).max_by(|&a, &b| off(&p[a]).norm().total_cmp(&off(&p[b]).norm())).unwrap_or(0);
+    if off(&p[i2]).norm() <= eps {
+        let lo = (0..p.len()).min_by(|&a, &b| p[a].dot(&dir).total_cmp(&p[b].dot(&dir))).unwrap_or(0);
+        let hi = (0..p.len()).max_by(|&a, &b| p[a].dot(&dir).total_cmp(&p[b].dot(&dir))).unwrap_or(0);
+        return Hull::Segment(points[lo], points[hi]);
+    }
+    // Project by dropping the coordinate the plane normal is largest in: exact (no rounding),
+    // so collinear points on the hull boundary stay exactly collinear.
+    let n = dir.cross(&off(&p[i2]));
+    let drop = n.iamax();
+    let (u, v) = ((drop + 1) % 3, (drop + 2) % 3);
+    let flat: Vec<Point2<f64>> = p.iter().map(|q| Point2::new(q[u], q[v])).collect();
+    let idx = convex_hull_2d_indices(&flat).unwrap_or_default();
+    Hull::Polygon(idx.into_iter().map(|i| points[i]).collect())
+}
+
+/// Runs Quickhull from the initial tetrahedron; returns the faces (dead ones included).
+fn build(p: &[V3], s: [usize; 4], eps: f64) -> Vec<Face> {
+    // Orient the tetrahedron: each face must have the fourth vertex behind it.
+    let mut faces: Vec<Face> = Vec::with_capacity(64);
+    for (a, b, c, opp) in [
+        (s[0], s[1], s[2], s[3]),
+        (s[0], s[3], s[1], s[2]),
+        (s[1], s[3], s[2], s[0]),
+        (s[2], s[3], s[0], s[1]),
+    ] {
+        let mut f = Face::new(p, [a, b, c]);
+        if f.dist(&p[opp]) > 0.0 {
+            f = Face::new(p, [a, c, b]);
+        }
+        faces.push(f);
+    }
+    for i in 0..4 {
+        for k in 0..3 {
+            let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
+            faces[i].nb[k] = (0..4).find(|&j| faces[j].edge(b, a).is_some()).unwrap_or(usize::MAX);
+        }
+    }
+    let in_simplex = |i: usize| s.contains(&i);
+    for (i, q) in p.iter().enumerate() {
+        if in_simplex(i) {
+            continue;
+        }
+        assign(&mut faces, 0..4, i, q, eps);
+    }
+    let mut work: Vec<usize> = (0..4).collect();
+    let mut horizon: Vec<(usize, usize, usize)> = Vec::new();
+    let mut visible: Vec<usize> = Vec::new();
+    let mut stack: Vec<(usize, usize, usize)> = Vec::new();
+    while let Some(fi) = work.pop() {
+        if !faces[fi].alive || faces[fi].outside.is_empty() {
+            continue;
+        }
+        let eye = *faces[fi]
+            .outside
+            .iter()
+            .max_by(|&&a, &&b| faces[fi].dist(&p[a]).total_cmp(&faces[fi].dist(&p[b])))
+            .unwrap_or(&0);
+        let e = p[eye];
+        // Depth-first walk over visible faces; horizon edges come out in counter-clockwise order.
+        horizon.clear();
+        visible.clear();
+        faces[fi].visible = true;
+        visible.push(fi);
+        stack.clear();
+        stack.push((fi, 0, 0));
+        while let Some(&mut (f, start, ref mut i)) = stack.last_mut() {
+            if *i == 3 {
+                stack.pop();
+                continue;
+            }
+            let k = (start + *i) % 3;
+            *i += 1;
+            let g = faces[f].nb[k];
+            if faces[g].visible {
+                continue;
+            }
+            if faces[g].dist(&e) > eps {
+                faces[g].visible = true;
+                visible.push(g);
+                let (a, b) = (faces[f].v[k], faces[f].v[(k + 1) % 3]);
+                let back = faces[g].edge(b, a).unwrap_or(0);
+                // Walk g's edges starting with the one we entered through (it leads back to a
+                // visible face and is skipped), so the horizon stays in order.
+                stack.push((g, back, 0));
+            } else {
+                horizon.push((faces[f].v[k], faces[f].v[(k + 1) % 3], g));
+            }
+        }
+        // New faces fanning from the eye.
+        let first_new = faces.len();
+        let m = horizon.len();
+        for (j, &(a, b, g)) in horizon.iter().enumerate() {
+            let mut nf = Face::new(p, [a, b, eye]);
+            nf.nb = [g, first_new + (j + 1) % m, first_new + (j + m - 1) % m];
+            if let Some(k) = faces[g].edge(b, a) {
+                faces[g].nb[k] = first_new + j;
+            }
+            faces.push(nf);
+        }
+        // Orphaned points go to the new face they are farthest outside, or are inside.
+        let mut orphans = Vec::new();
+        for &vf in &visible {
+            faces[vf].alive = false;
+            orphans.append(&mut faces[vf].outside);
+        }
+        for q in orphans {
+            if q != eye {
+                assign(&mut faces, first_new..first_new + m, q, &p[q], eps);
+            }
+        }
+        work.extend(first_new..first_new + m);
+    }
+    faces
+}
+
+/// Puts point `i` on the conflict list of the face in `range` it is farthest outside of.
+fn assign(faces: &mut [Face], range: core::ops::Range<usize>, i: usize, q: &V3, eps: f64) {
+    let mut best = (eps, usize::MAX);
+    for f in range {
+        let d = faces[f].dist(q);
+        if d > best.0 {
+            best = (d, f);
+        }
+    }
+    if best.1 != usize::MAX {
+        faces[best.1].outside.push(i);
+    }
+}
+
+/// Merges coplanar neighbouring triangles into polygons and builds the polyhedron.
+fn to_polyhedron<T: Real>(
+    points: &[Point<T, 3>],
+    p: &[V3],
+    faces: &[Face],
+    eps: f64,
+) -> GeomResult<ConvexPolyhedron<T>> {
+    let alive: Vec<usize> = (0..faces.len()).filter(|&f| faces[f].alive).collect();
+    // Union-find over faces: join neighbours whose planes agree within the tolerance.
+    let mut parent: Vec<usize> = (0..faces.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for &f in &alive {
+        for k in 0..3 {
+            let g = faces[f].nb[k];
+            let coplanar = faces[f].n.dot(&faces[g].n) > 1.0 - 1e-9
+                && faces[g].v.iter().all(|&v| faces[f].dist(&p[v]).abs() <= eps);
+            if coplanar {
+                let (a, b) = (root(&mut parent, f), root(&mut parent, g));
+                parent[a] = b;
+            }
+        }
+    }
+    // Boundary loop of each group: its faces' edges whose neighbour is in another group.
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
+    for &f in &alive {
+        let r = root(&mut parent, f);
+        groups.entry(r).or_default().push(f);
+    }
+    let mut remap = vec![usize::MAX; p.len()];
+    let mut vertices: Vec<Point<T, 3>> = Vec::new();
+    let mut out_faces: Vec<Vec<usize>> = Vec::new();
+    for (r, members) in &groups {
+        let mut next = std::collections::HashMap::new();
+        for &f in members {
+            for k in 0..3 {
+                let g = faces[f].nb[k];
+                if root(&mut parent, g) != *r {
+                    next.insert(faces[f].v[k], faces[f].v[(k + 1) % 3]);
+                }
+            }
+        }
+        let Some((&start, _)) = next.iter().min_by_key(|(a, _)| **a) else { continue };
+        let mut lp = vec![start];
+        let mut cur = next[&start];
+        while cur != start && lp.len() <= next.len() {
+            lp.push(cur);
+            cur = match next.get(&cur) {
+                Some(&n) => n,
+                None => break,
+            };
+        }
+        let face: Vec<usize> = lp
+            .into_iter()
+            .map(|v| {
+                if remap[v] == usize::MAX {
+                    remap[v] = vertices.len();
+                    vertices.push(points[v]);
+                }
+                remap[v]
+            })
+            .collect();
+        out_faces.push(face);
+    }
+    ConvexPolyhedron::from_faces(vertices, &out_faces)
+}

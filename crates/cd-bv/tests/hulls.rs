@@ -1,0 +1,207 @@
+//! Convex hulls: containment, face planes touching the hull, Euler's formula, extreme vertices,
+//! volume against the divergence theorem, degenerate input, real meshes.
+
+mod common;
+
+use cd_bv::*;
+use cd_geom::{ConvexPolyhedron, GeomError, SupportMap};
+use common::*;
+use nalgebra::{Point2, Point3, Vector3};
+use proptest::prelude::*;
+
+/// Structural checks every hull must pass; returns (V, E, F).
+fn check_hull(h: &ConvexPolyhedron<f64>, pts: &[Point3<f64>]) -> (usize, usize, usize) {
+    let extent = pts.iter().map(|p| p.coords.amax()).fold(1.0, f64::max);
+    let tol = 1e-9 * extent;
+    for f in h.faces() {
+        // Every input point inside every face plane.
+        for p in pts {
+            assert!(
+                f.plane.signed_distance(p) <= tol,
+                "point {p:?} outside a face by {}",
+                f.plane.signed_distance(p)
+            );
+        }
+        // The plane touches the hull: its vertices lie on it.
+        for &v in h.face_vertices(f) {
+            assert!(f.plane.signed_distance(&h.vertices()[v as usize]).abs() <= tol);
+        }
+    }
+    // Euler: V - E + F = 2 (each edge is shared by two faces).
+    let v = h.vertices().len();
+    let e2: usize = h.faces().iter().map(|f| h.face_vertices(f).len()).sum();
+    assert_eq!(e2 % 2, 0);
+    let (e, f) = (e2 / 2, h.faces().len());
+    assert_eq!(v + f, e + 2, "Euler characteristic: V {v} E {e} F {f}");
+    // Hull vertices are input points, and each is extreme along the mean of its faces' normals.
+    for (i, hv) in h.vertices().iter().enumerate() {
+        assert!(pts.contains(hv));
+        let n = h
+            .faces()
+            .iter()
+            .filter(|f| h.face_vertices(f).contains(&(i as u32)))
+            .fold(Vector3::zeros(), |s, f| s + f.plane.normal());
+        let best = pts.iter().map(|p| n.dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max);
+        assert!(n.dot(&hv.coords) >= best - tol * n.norm().max(1.0));
+    }
+    (v, e, f)
+}
+
+fn cloud() -> impl Strategy<Value = Vec<Point3<f64>>> {
+    proptest::collection::vec(
+        (-10.0..10.0f64, -10.0..10.0f64, -10.0..10.0f64).prop_map(|(x, y, z)| Point3::new(x, y, z)),
+        4..80,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_clouds(pts in cloud()) {
+        let h = convex_hull_3d(&pts).unwrap();
+        check_hull(&h, &pts);
+        // Brute force: a point is a hull vertex iff some triple through it has every point on
+        // one side (general position: random reals).
+        if pts.len() <= 14 {
+            let n = pts.len();
+            let mut extreme = vec![false; n];
+            for a in 0..n { for b in a + 1..n { for c in b + 1..n {
+                let nrm = (pts[b] - pts[a]).cross(&(pts[c] - pts[a]));
+                let s: Vec<f64> = pts.iter().map(|p| nrm.dot(&(p - pts[a]))).collect();
+                if s.iter().all(|x| *x <= 1e-9) || s.iter().all(|x| *x >= -1e-9) {
+                    extreme[a] = true; extreme[b] = true; extreme[c] = true;
+                }
+            }}}
+            let count = extreme.iter().filter(|x| **x).count();
+            prop_assert_eq!(h.vertices().len(), count);
+        }
+        // f32 input gives a valid hull too.
+        let p32: Vec<Point3<f32>> = pts.iter().map(|p| p.cast::<f32>()).collect();
+        let h32 = convex_hull_3d(&p32).unwrap();
+        prop_assert!(p32.iter().all(|p| h32.faces().iter().all(|f| f.plane.signed_distance(p) <= 1e-4)));
+    }
+
+    /// Points on a grid (massively coplanar and collinear subsets) and with duplicates.
+    #[test]
+    fn grids_and_duplicates(nx in 2usize..6, ny in 2usize..6, nz in 2usize..6, dup in 1usize..3) {
+        let mut pts = Vec::new();
+        for i in 0..nx { for j in 0..ny { for k in 0..nz { for _ in 0..dup {
+            pts.push(Point3::new(i as f64, j as f64 * 0.5, k as f64 * 2.0));
+        }}}}
+        let h = convex_hull_3d(&pts).unwrap();
+        let (_, _, f) = check_hull(&h, &pts);
+        prop_assert_eq!(f, 6, "a box hull has six merged faces");
+        let vol = (nx - 1) as f64 * (ny - 1) as f64 * 0.5 * (nz - 1) as f64 * 2.0;
+        prop_assert!((h.volume() - vol).abs() < 1e-9 * vol);
+    }
+
+    /// 2D hull: counter-clockwise, strictly convex, every point on the inner side of every edge.
+    #[test]
+    fn hull_2d(pts in proptest::collection::vec((-10.0..10.0f64, -10.0..10.0f64).prop_map(|(x, y)| Point2::new(x, y)), 3..100)) {
+        let h = convex_hull_2d(&pts).unwrap();
+        prop_assert!(h.len() >= 3);
+        for i in 0..h.len() {
+            let (a, b, c) = (h[i], h[(i + 1) % h.len()], h[(i + 2) % h.len()]);
+            let turn = (b - a).perp(&(c - b));
+            prop_assert!(turn > 0.0, "not strictly convex / counter-clockwise");
+            for p in &pts {
+                prop_assert!((b - a).perp(&(p - a)) >= -1e-9);
+            }
+        }
+    }
+}
+
+#[test]
+fn volume_matches_divergence_theorem_on_closed_convex_meshes() {
+    // A UV sphere mesh (closed, convex): volume by the divergence theorem over its triangles.
+    let (nu, nv) = (48usize, 24usize);
+    let mut verts = vec![Point3::new(0.0, 0.0, 1.0), Point3::new(0.0, 0.0, -1.0)];
+    for j in 1..nv {
+        let phi = std::f64::consts::PI * j as f64 / nv as f64;
+        for i in 0..nu {
+            let th = std::f64::consts::TAU * i as f64 / nu as f64;
+            verts.push(Point3::new(phi.sin() * th.cos(), phi.sin() * th.sin(), phi.cos()));
+        }
+    }
+    let ring = |j: usize, i: usize| 2 + (j - 1) * nu + (i % nu);
+    let mut tris = Vec::new();
+    for i in 0..nu {
+        tris.push([0, ring(1, i), ring(1, i + 1)]);
+        tris.push([1, ring(nv - 1, i + 1), ring(nv - 1, i)]);
+        for j in 1..nv - 1 {
+            tris.push([ring(j, i), ring(j + 1, i), ring(j + 1, i + 1)]);
+            tris.push([ring(j, i), ring(j + 1, i + 1), ring(j, i + 1)]);
+        }
+    }
+    let div: f64 = tris
+        .iter()
+        .map(|t| verts[t[0]].coords.dot(&verts[t[1]].coords.cross(&verts[t[2]].coords)) / 6.0)
+        .sum();
+    let h = convex_hull_3d(&verts).unwrap();
+    check_hull(&h, &verts);
+    assert!((h.volume() - div.abs()).abs() < 1e-9, "hull {} divergence {}", h.volume(), div);
+    // The bunny: its hull contains it, so the hull's volume exceeds the mesh's.
+    let bunny = obj_vertices(BUNNY);
+    let faces = obj_faces(BUNNY);
+    let mesh_vol: f64 = faces
+        .iter()
+        .map(|t| bunny[t[0]].coords.dot(&bunny[t[1]].coords.cross(&bunny[t[2]].coords)) / 6.0)
+        .sum();
+    let bh = convex_hull_3d(&bunny).unwrap();
+    check_hull(&bh, &bunny);
+    assert!(bh.volume() > mesh_vol.abs());
+    // The support map of the hull agrees with a scan of the input.
+    for k in 0..200 {
+        let a = k as f64 * 0.77;
+        let d = Vector3::new(a.sin(), (1.3 * a).cos(), (0.7 * a).sin());
+        let best = bunny.iter().map(|p| d.dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max);
+        assert!((d.dot(&bh.support(&d).coords) - best).abs() < 1e-12);
+    }
+    let env = obj_vertices(FCL_ENV);
+    check_hull(&convex_hull_3d(&env).unwrap(), &env);
+}
+
+#[test]
+fn degenerate_inputs() {
+    let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
+    assert_eq!(convex_hull::<f64>(&[]).err(), Some(GeomError::TooFewPoints));
+    assert_eq!(convex_hull(&[p(0.0, f64::NAN, 0.0)]).err(), Some(GeomError::NonFinite));
+    assert_eq!(convex_hull(&[p(1.0, 2.0, 3.0)]).unwrap(), Hull::Point(p(1.0, 2.0, 3.0)));
+    assert_eq!(convex_hull(&vec![p(1.0, 2.0, 3.0); 50]).unwrap(), Hull::Point(p(1.0, 2.0, 3.0)));
+    let line: Vec<Point3<f64>> = (0..20).map(|i| p(i as f64, 2.0 * i as f64, 0.5)).collect();
+    match convex_hull(&line).unwrap() {
+        Hull::Segment(a, b) => assert!((a == line[0] && b == line[19]) || (a == line[19] && b == line[0])),
+        other => panic!("expected a segment, got {other:?}"),
+    }
+    let plane: Vec<Point3<f64>> =
+        (0..100).map(|i| p((i % 10) as f64, (i / 10) as f64, 0.0)).map(|q| p(q.x, q.y, q.x + q.y)).collect();
+    match convex_hull(&plane).unwrap() {
+        Hull::Polygon(v) => assert_eq!(v.len(), 4),
+        other => panic!("expected a polygon, got {other:?}"),
+    }
+    assert_eq!(convex_hull_3d(&plane).err(), Some(GeomError::Degenerate));
+    // Two points, and a 2D collinear set.
+    assert!(matches!(convex_hull(&[p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0)]).unwrap(), Hull::Segment(..)));
+    let l2: Vec<Point2<f64>> = (0..10).map(|i| Point2::new(i as f64, 0.0)).collect();
+    assert_eq!(convex_hull_2d(&l2).unwrap().len(), 2);
+    assert_eq!(convex_hull_2d(&[Point2::new(1.0f64, 1.0); 5]).unwrap().len(), 1);
+}
+
+#[test]
+fn a_million_points() {
+    let mut s = 99u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let pts: Vec<Point3<f64>> = (0..1_000_000).map(|_| Point3::new(next(), next(), next())).collect();
+    let h = convex_hull_3d(&pts).unwrap();
+    // Inside the cube [-1,1]³ and close to its volume 8.
+    assert!(h.volume() <= 8.0 && h.volume() > 7.9);
+    for f in h.faces() {
+        assert!(pts.iter().step_by(97).all(|p| f.plane.signed_distance(p) <= 1e-9));
+    }
+}
