@@ -36,3 +36,29 @@ impl Rng {
 
 /// How many input pairs one benchmark iteration processes.
 pub const BATCH: usize = 1024;
+
+/// The Stanford bunny's vertices (public domain; see `crates/cd-bv/tests/data/README.md`).
+pub fn bunny_vertices() -> Vec<Point3<f32>> {
+    include_str!("../../crates/cd-bv/tests/data/bunny.obj")
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().expect("number")).collect();
+            Point3::new(v[0], v[1], v[2])
+        })
+        .collect()
+}
+
+/// `n` points uniformly in a ball of radius 10 (deterministic), the shape of a scanned object's
+/// interior: most points are interior, the hull is a small fraction.
+pub fn ball_cloud(n: usize, seed: u64) -> Vec<Point3<f32>> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let p = rng.point(10.0);
+        if p.coords.norm() <= 10.0 {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -1,7 +1,7 @@
 //! DiTO: the ditetrahedron OBB of Larsson and Källberg 2011 ("Fast Computation of Tight-Fitting
 //! Oriented Bounding Boxes", Game Engine Gems 2).
 
-use crate::aabb::aabb_from_points;
+use crate::aabb::extremes;
 use crate::obb::{fit, orthonormalize};
 use crate::welzl::to64;
 use cd_geom::{kdop_directions, GeomResult, Obb, Point, Real};
@@ -38,24 +38,26 @@ fn half_area(pts: &[V3], a: &V3, b: &V3, c: &V3) -> f64 {
 /// O(n·N). Degenerate (flat, collinear) input falls back to the AABB where no triangle exists.
 /// Errors: bad or empty input.
 pub fn obb_dito<T: Real, const N: usize>(points: &[Point<T, 3>]) -> GeomResult<Obb<T, 3>> {
-    let aabb = aabb_from_points(points)?;
-    let normals = kdop_directions::<f64, 3, N>().ok_or(cd_geom::GeomError::UnsupportedDirectionSet)?;
-    let mut lo = [(f64::INFINITY, 0usize); N];
-    let mut hi = [(f64::NEG_INFINITY, 0usize); N];
-    for (i, p) in points.iter().enumerate() {
-        let q = to64(p);
-        for k in 0..N {
-            let s = normals[k].dot(&q);
-            if s < lo[k].0 {
-                lo[k] = (s, i);
-            }
-            if s > hi[k].0 {
-                hi[k] = (s, i);
-            }
-        }
-    }
-    let ext: Vec<V3> = lo.iter().chain(hi.iter()).map(|&(_, i)| to64(&points[i])).collect();
-    let aabb_obb = || fit(points, &Matrix3::identity());
+    // One validating pass in T: extremal points along the N normals (the first three are the
+    // axes, so this also yields the AABB).
+    let normals = kdop_directions::<T, 3, N>().ok_or(cd_geom::GeomError::UnsupportedDirectionSet)?;
+    let (lo, lo_i, hi, hi_i) = extremes(points, &normals)?;
+    let ext: Vec<V3> = lo_i.iter().chain(hi_i.iter()).map(|&i| to64(&points[i])).collect();
+    let aabb_h = V3::new(
+        (hi[0] - lo[0]).to_f64() * 0.5,
+        (hi[1] - lo[1]).to_f64() * 0.5,
+        (hi[2] - lo[2]).to_f64() * 0.5,
+    );
+    // The AABB as an OBB, straight from the axis extremes (no extra pass).
+    let aabb_obb = || {
+        let c = V3::new((hi[0] + lo[0]).to_f64(), (hi[1] + lo[1]).to_f64(), (hi[2] + lo[2]).to_f64()) * 0.5;
+        let pad = 4.0 * T::epsilon().to_f64() * (c.amax() + aabb_h.amax()) + f64::MIN_POSITIVE;
+        Obb::new(
+            nalgebra::Point3::new(T::lit(c.x), T::lit(c.y), T::lit(c.z)),
+            nalgebra::Matrix3::identity(),
+            nalgebra::Vector3::new(T::lit(aabb_h.x + pad), T::lit(aabb_h.y + pad), T::lit(aabb_h.z + pad)),
+        )
+    };
     // Base line: the farthest pair among the extremal points (in pairs of the same normal, as
     // the paper does, then over all pairs for robustness: 2N ≤ 26 points).
     let (mut p0, mut p1, mut best) = (ext[0], ext[0], -1.0);
@@ -113,12 +115,15 @@ pub fn obb_dito<T: Real, const N: usize>(points: &[Point<T, 3>]) -> GeomResult<O
             }
         }
     }
-    let obb = fit(points, &orthonormalize(&best_axes.1))?;
     let box_area = |h: &Vector3<f64>| h.x * h.y + h.y * h.z + h.z * h.x;
+    // Fitting all points only grows the box, so if it already loses to the AABB on the
+    // extremal points the final pass can be skipped.
+    if best_axes.0 >= box_area(&(aabb_h * 2.0)) {
+        return aabb_obb();
+    }
+    let obb = fit(points, &orthonormalize(&best_axes.1))?;
     let obb_h =
         V3::new(obb.half_extents().x.to_f64(), obb.half_extents().y.to_f64(), obb.half_extents().z.to_f64());
-    let aabb_h = aabb.half_extents();
-    let aabb_h = V3::new(aabb_h.x.to_f64(), aabb_h.y.to_f64(), aabb_h.z.to_f64());
     if box_area(&aabb_h) <= box_area(&obb_h) {
         return aabb_obb();
     }

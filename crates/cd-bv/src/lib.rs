@@ -8,7 +8,7 @@
 //! | k-DOP | [`kdop_from_points`], [`kdop_of_kdops`] |
 //! | OBB | [`obb_pca`], [`obb_pca_hull`] (Gottschalk et al. 1996), [`obb_pca_hull_area`], [`obb_dito14`] / [`obb_dito26`] (Larsson & Källberg 2011), [`obb_reference`] (tight reference), [`obb_min_area_2d`] (exact, rotating calipers), [`obb_with_axes`] |
 //! | convex hull | [`convex_hull`] / [`convex_hull_3d`] (Quickhull, 3D), [`convex_hull_2d`] (Andrew's monotone chain) |
-//! | sphere / circle | [`ball_aabb_half_diagonal`], [`ball_aabb_farthest`], [`ritter_ball`] (Ritter 1990), [`minimal_ball`] (exact: Welzl 1991 with move-to-front pivoting), [`ball_of_balls`] |
+//! | sphere / circle | [`ball_aabb_half_diagonal`], [`ball_aabb_farthest`], [`ritter_ball`] (Ritter 1990), [`minimal_ball`] (exact: Welzl 1991 with move-to-front pivoting), [`epos_ball`] (EPOS, Larsson 2008), [`ball_of_balls`] |
 //!
 //! Every builder validates its input (empty sets, NaN, out-of-range coordinates are
 //! [`GeomError`](cd_geom::GeomError)s) and returns a volume that contains every input point.
@@ -17,6 +17,7 @@
 
 mod aabb;
 mod dito;
+mod epos;
 mod hull2;
 mod kdop;
 mod obb;
@@ -27,6 +28,7 @@ mod welzl;
 
 pub use aabb::{aabb_from_points, aabb_of_aabbs, aabb_of_ball, aabb_of_obb, transformed_aabb};
 pub use dito::{obb_dito, obb_dito14, obb_dito26};
+pub use epos::{epos_ball, epos_normal_count, EposSet};
 pub use hull2::{convex_hull_2d, convex_hull_2d_indices};
 pub use kdop::{kdop_from_points, kdop_of_kdops};
 pub use obb::{obb_pca, obb_pca_hull, obb_pca_hull_area, obb_with_axes};

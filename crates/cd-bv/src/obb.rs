@@ -53,25 +53,32 @@ pub fn obb_with_axes<T: Real, const D: usize>(
     fit(points, &a64)
 }
 
-/// Fits extents along `a64` (orthonormal, right-handed) to the points.
+/// Fits extents along `a64` (orthonormal, right-handed) to the points. The projection pass
+/// runs in `T` (so `f32` input stays `f32` and vectorizes); the extents are then padded by the
+/// rounding error of those projections, a few ulps of the largest projection.
 pub(crate) fn fit<T: Real, const D: usize>(
     points: &[Point<T, D>],
     a64: &SMatrix<f64, D, D>,
 ) -> GeomResult<Obb<T, D>> {
-    let mut lo = SVector::<f64, D>::repeat(f64::INFINITY);
-    let mut hi = SVector::<f64, D>::repeat(f64::NEG_INFINITY);
-    let mut magnitude = 0.0f64;
-    for p in points {
-        let q = to64(p);
-        magnitude = magnitude.max(q.amax());
-        let s = a64.tr_mul(&q);
-        lo = lo.inf(&s);
-        hi = hi.sup(&s);
-    }
-    let center = a64 * ((lo + hi) * 0.5);
-    let pad = 8.0 * T::epsilon().to_f64() * (magnitude * (D as f64).sqrt()) + f64::MIN_POSITIVE;
-    let half = (hi - lo) * 0.5 + SVector::<f64, D>::repeat(pad);
     let axes = Matrix::<T, D>::from_fn(|i, j| T::lit(a64[(i, j)]));
+    let mut lo = Vector::<T, D>::repeat(T::infinity());
+    let mut hi = Vector::<T, D>::repeat(-T::infinity());
+    for p in points {
+        let s = axes.tr_mul(&p.coords);
+        for i in 0..D {
+            lo[i] = if s[i] < lo[i] { s[i] } else { lo[i] };
+            hi[i] = if s[i] > hi[i] { s[i] } else { hi[i] };
+        }
+    }
+    if points.is_empty() {
+        return Err(GeomError::TooFewPoints);
+    }
+    let lo64 = SVector::<f64, D>::from_fn(|i, _| lo[i].to_f64());
+    let hi64 = SVector::<f64, D>::from_fn(|i, _| hi[i].to_f64());
+    let magnitude = lo64.amax().max(hi64.amax()) * D as f64;
+    let center = a64 * ((lo64 + hi64) * 0.5);
+    let pad = 8.0 * T::epsilon().to_f64() * magnitude + f64::MIN_POSITIVE;
+    let half = (hi64 - lo64) * 0.5 + SVector::<f64, D>::repeat(pad);
     Obb::new(
         Point::from(Vector::<T, D>::from_fn(|i, _| T::lit(center[i]))),
         axes,

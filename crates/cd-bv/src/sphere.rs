@@ -53,19 +53,37 @@ pub fn ritter_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResul
     ball_from64(&ball, 0.0)
 }
 
-/// Ritter's growing pass: every point outside moves the sphere just enough to cover it.
+/// Ritter's growing pass: every point outside moves the sphere just enough to cover it. Chunks
+/// of 64 points whose farthest point (measured in `T` against a slightly shrunk radius, so no
+/// point outside can be missed by rounding) is inside are skipped without touching `f64`.
 pub(crate) fn grow_to_cover<T: Real, const D: usize>(ball: &mut Ball64<D>, points: &[Point<T, D>]) {
+    const CHUNK: usize = 64;
     let mut r = ball.r2.max(0.0).sqrt();
-    for p in points {
-        let q = to64(p);
-        let d = q - ball.center;
-        let d2 = d.norm_squared();
-        if d2 > r * r {
-            let dist = d2.sqrt();
-            let new_r = (r + dist) * 0.5;
-            ball.center += d * ((new_r - r) / dist);
-            // Guard against rounding leaving q a hair outside.
-            r = new_r.max((q - ball.center).norm());
+    let eps = T::epsilon().to_f64();
+    for chunk in points.chunks(CHUNK) {
+        let c = Point::<T, D>::from(nalgebra::SVector::<T, D>::from_fn(|i, _| T::lit(ball.center[i])));
+        let slack = 8.0 * eps * (ball.center.amax() * (D as f64).sqrt() + r);
+        let safe = (r - slack).max(0.0);
+        let safe2 = T::lit(safe * safe);
+        let mut cmax = T::zero();
+        for p in chunk {
+            let d2 = (p - c).norm_squared();
+            cmax = if d2 > cmax { d2 } else { cmax };
+        }
+        if cmax <= safe2 {
+            continue;
+        }
+        for p in chunk {
+            let q = to64(p);
+            let d = q - ball.center;
+            let d2 = d.norm_squared();
+            if d2 > r * r {
+                let dist = d2.sqrt();
+                let new_r = (r + dist) * 0.5;
+                ball.center += d * ((new_r - r) / dist);
+                // Guard against rounding leaving q a hair outside.
+                r = new_r.max((q - ball.center).norm());
+            }
         }
     }
     ball.r2 = r * r;

@@ -9,8 +9,8 @@
 //! candidate order is deterministic (no randomness needed), and the returned radius is padded
 //! by the rounding error of converting the centre back to `T`, so every input point is inside.
 
-use crate::aabb::aabb_from_points;
-use cd_geom::{Ball, GeomResult, Point, Real};
+use crate::aabb::extremes;
+use cd_geom::{kdop_directions, Ball, GeomResult, Point, Real, Vector};
 use nalgebra::SVector;
 
 type V<const D: usize> = SVector<f64, D>;
@@ -146,6 +146,38 @@ pub(crate) fn ball_from64<T: Real, const D: usize>(b: &Ball64<D>, max_d2: f64) -
     Ball::new(center, T::lit(r))
 }
 
+/// The largest `|p - c|²` over the points, calling `outside(index, p - c, |p - c|²)` for every
+/// point beyond `threshold`. Works in chunks of 64: a branch-free pass finds each chunk's largest
+/// squared distance, and only chunks that reach past the threshold are visited point by point
+/// (after the first pass, almost none).
+pub(crate) fn scan_chunks<T: Real, const D: usize>(
+    points: &[Point<T, D>],
+    c: &Point<T, D>,
+    threshold: T,
+    mut outside: impl FnMut(usize, Vector<T, D>, T),
+) -> T {
+    const CHUNK: usize = 64;
+    let mut max_d2 = T::zero();
+    for (k, chunk) in points.chunks(CHUNK).enumerate() {
+        let mut cmax = T::zero();
+        for p in chunk {
+            let d2 = (p - c).norm_squared();
+            cmax = if d2 > cmax { d2 } else { cmax };
+        }
+        max_d2 = if cmax > max_d2 { cmax } else { max_d2 };
+        if cmax > threshold {
+            for (j, p) in chunk.iter().enumerate() {
+                let d = p - c;
+                let d2 = d.norm_squared();
+                if d2 > threshold {
+                    outside(k * CHUNK + j, d, d2);
+                }
+            }
+        }
+    }
+    max_d2
+}
+
 /// The exact minimal enclosing ball (Welzl 1991, move-to-front with Gärtner's pivoting) of a
 /// point set in 2D or 3D. Robust on duplicates and on collinear, coplanar and co-spherical
 /// input; deterministic; expected O(n) (a few passes over the points). Errors: empty input, a
@@ -159,38 +191,71 @@ pub(crate) fn ball_from64<T: Real, const D: usize>(b: &Ball64<D>, max_d2: f64) -
 /// assert!((c.radius() - 1.0).abs() < 1e-9 && (c.center() - Point2::new(1.0, 0.0)).norm() < 1e-9);
 /// ```
 pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResult<Ball<T, D>> {
-    let aabb = aabb_from_points(points)?;
-    // Seed candidates: the points extreme along each axis.
-    let mut cand: Vec<V<D>> = Vec::with_capacity(4 * D + 8);
-    for i in 0..D {
-        for target in [aabb.min()[i], aabb.max()[i]] {
-            if let Some(p) = points.iter().find(|p| p[i] == target) {
-                cand.push(to64(p));
-            }
+    // Seed candidates: the points extreme along the axes and diagonals (the 26-DOP set in 3D,
+    // the 8-DOP set in 2D), found in one validating pass; their minimal ball is usually within
+    // a fraction of a percent of the answer, so one or two more passes finish the job.
+    let cand_idx: Vec<usize> = match D {
+        3 => {
+            let dirs = kdop_directions::<T, D, 7>().ok_or(cd_geom::GeomError::UnsupportedDirectionSet)?;
+            let (_, lo, _, hi) = extremes(points, &dirs)?;
+            lo.iter().chain(hi.iter()).copied().collect()
         }
-    }
+        _ => {
+            let dirs: [Vector<T, D>; D] = core::array::from_fn(|i| {
+                Vector::<T, D>::from_fn(|r, _| if r == i { T::one() } else { T::zero() })
+            });
+            let (_, lo, _, hi) = extremes(points, &dirs)?;
+            lo.iter().chain(hi.iter()).copied().collect()
+        }
+    };
+    let mut cand: Vec<V<D>> = cand_idx.iter().map(|&i| to64(&points[i])).collect();
+    cand.sort_by(|a, b| {
+        a.as_slice()
+            .iter()
+            .zip(b.as_slice())
+            .fold(core::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))
+    });
+    cand.dedup();
     let orthants = 1usize << D;
-    let mut far: Vec<(f64, usize)> = vec![(0.0, usize::MAX); orthants];
-    loop {
-        let ball = minimal_ball_of_small(&mut cand);
-        // One pass: the farthest point outside the ball in each orthant around its centre.
-        far.iter_mut().for_each(|f| *f = (ball.r2 * (1.0 + 1e-12) + 1e-300, usize::MAX));
-        let mut max_d2 = 0.0f64;
-        for (idx, p) in points.iter().enumerate() {
-            let d = to64(p) - ball.center;
-            let d2 = d.norm_squared();
-            max_d2 = max_d2.max(d2);
-            let o = (0..D).fold(0, |acc, i| acc | ((d[i] > 0.0) as usize) << i);
+    let mut far: Vec<(T, usize)> = vec![(T::zero(), usize::MAX); orthants];
+    let mut ball = minimal_ball_of_small(&mut cand);
+    // Each pass adds at least one point outside the candidates' ball, so the ball grows; the
+    // cap only guards against rounding making a point look outside forever. Either way the
+    // final radius is the largest distance seen in the last pass, so every point is inside.
+    for _ in 0..64 {
+        // The scan runs in T (f32 stays f32 and vectorizes); the threshold absorbs T's
+        // rounding of the squared distance.
+        let c = Point::<T, D>::from(Vector::<T, D>::from_fn(|i, _| T::lit(ball.center[i])));
+        // Points within δ of the sphere count as inside: δ covers the rounding of the centre to
+        // T and of |p - c|² in T. (The final radius is the largest distance seen anyway.)
+        let r = ball.r2.max(0.0).sqrt();
+        let delta = 8.0 * T::epsilon().to_f64() * (ball.center.amax() * (D as f64).sqrt() + r);
+        let threshold = T::lit((r + delta) * (r + delta));
+        far.iter_mut().for_each(|f| *f = (threshold, usize::MAX));
+        let max_d2 = scan_chunks(points, &c, threshold, |idx, d, d2| {
+            let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
             if d2 > far[o].0 {
                 far[o] = (d2, idx);
             }
+        });
+        let outside: Vec<V<D>> =
+            far.iter().filter(|f| f.1 != usize::MAX).map(|f| to64(&points[f.1])).collect();
+        let before = ball.r2;
+        if !outside.is_empty() {
+            for q in outside {
+                cand.insert(0, q);
+            }
+            ball = minimal_ball_of_small(&mut cand);
         }
-        let outside: Vec<usize> = far.iter().filter(|f| f.1 != usize::MAX).map(|f| f.1).collect();
-        if outside.is_empty() {
-            return ball_from64(&ball, max_d2);
-        }
-        for idx in outside {
-            cand.insert(0, to64(&points[idx]));
+        if ball.r2 <= before * (1.0 + 1e-15) {
+            // Nothing (meaningful) outside: finish with the largest distance of this pass,
+            // measured from the T centre, plus that centre's distance from the f64 one.
+            let shift = (to64(&c) - ball.center).norm();
+            let r = (max_d2.to_f64().sqrt() * (1.0 + 8.0 * T::epsilon().to_f64()) + shift)
+                .max(ball.r2.max(0.0).sqrt());
+            return ball_from64(&Ball64 { center: ball.center, r2: r * r }, r * r);
         }
     }
+    let r2 = points.iter().map(|p| (to64(p) - ball.center).norm_squared()).fold(0.0, f64::max);
+    ball_from64(&ball, r2)
 }

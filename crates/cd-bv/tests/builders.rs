@@ -220,3 +220,36 @@ fn bunny_and_fcl_env() {
     }
     let _ = f64::lit(0.0);
 }
+
+#[test]
+fn epos_sets_and_quality() {
+    assert_eq!(
+        [EposSet::Epos6, EposSet::Epos14, EposSet::Epos26, EposSet::Epos98].map(epos_normal_count),
+        [3, 7, 13, 49]
+    );
+    for text in [BUNNY, FCL_ENV] {
+        let pts = obj_vertices(text);
+        let exact = minimal_ball(&pts).unwrap().radius();
+        let mut prev = f64::INFINITY;
+        for set in [EposSet::Epos6, EposSet::Epos14, EposSet::Epos26, EposSet::Epos98] {
+            let b = epos_ball(&pts, set).unwrap();
+            assert!(contains_all(&b, &pts));
+            assert!(b.radius() >= exact * (1.0 - 1e-12));
+            // More directions never hurt much; the 98-point set is within 2 % of optimal.
+            assert!(b.radius() <= prev * 1.05);
+            prev = b.radius();
+        }
+        assert!(prev <= exact * 1.02, "EPOS-98 {} vs exact {}", prev, exact);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #[test]
+    fn epos_contains(pts in cloud3()) {
+        for set in [EposSet::Epos6, EposSet::Epos14, EposSet::Epos26, EposSet::Epos98] {
+            let b = epos_ball(&pts, set).unwrap();
+            prop_assert!(contains_all(&b, &pts));
+        }
+    }
+}
