@@ -5,7 +5,7 @@
 //! | volume | builders |
 //! |---|---|
 //! | AABB | [`aabb_from_points`], [`aabb_of_aabbs`], [`aabb_of_ball`], [`aabb_of_obb`], [`transformed_aabb`] |
-//! | k-DOP | [`kdop_from_points`], [`kdop_of_kdops`] |
+//! | k-DOP | [`kdop_from_points`], [`kdop_of_kdops`], [`kdop_of_obb`], [`kdop_of_ball`] |
 //! | OBB | [`obb_pca`], [`obb_pca_hull`] (Gottschalk et al. 1996), [`obb_pca_hull_area`], [`obb_dito14`] / [`obb_dito26`] (Larsson & Källberg 2011), [`obb_reference`] (tight reference), [`obb_min_area_2d`] (exact, rotating calipers), [`obb_with_axes`] |
 //! | convex hull | [`convex_hull`] / [`convex_hull_3d`] (Quickhull, 3D), [`convex_hull_2d`] (Andrew's monotone chain) |
 //! | sphere / circle | [`ball_aabb_half_diagonal`], [`ball_aabb_farthest`], [`ritter_ball`] (Ritter 1990), [`minimal_ball`] (exact: Welzl 1991 with move-to-front pivoting), [`epos_ball`] (EPOS, Larsson 2008), [`ball_of_balls`] |
@@ -30,7 +30,7 @@ pub use aabb::{aabb_from_points, aabb_of_aabbs, aabb_of_ball, aabb_of_obb, trans
 pub use dito::{obb_dito, obb_dito14, obb_dito26};
 pub use epos::{epos_ball, epos_normal_count, EposSet};
 pub use hull2::{convex_hull_2d, convex_hull_2d_indices};
-pub use kdop::{kdop_from_points, kdop_of_kdops};
+pub use kdop::{kdop_from_points, kdop_of_ball, kdop_of_kdops, kdop_of_obb};
 pub use obb::{obb_pca, obb_pca_hull, obb_pca_hull_area, obb_with_axes};
 pub use quickhull::{convex_hull, convex_hull_3d, Hull};
 pub use reference::{obb_min_area_2d, obb_reference, ObbMetric};

@@ -317,26 +317,29 @@ fn to_polyhedron<T: Real>(
     }
     let mut remap = vec![usize::MAX; p.len()];
     let mut vertices: Vec<Point<T, 3>> = Vec::new();
-    let mut out_faces: Vec<Vec<usize>> = Vec::new();
+    let mut out_faces: Vec<Vec<usize>> = Vec::with_capacity(groups.len());
+    // `next[v]`: the boundary successor of vertex v in the group being traced (reset after).
+    let mut next = vec![usize::MAX; p.len()];
     for (r, members) in &groups {
-        let mut next = std::collections::HashMap::new();
+        let mut touched = Vec::new();
         for &f in members {
             for k in 0..3 {
                 let g = faces[f].nb[k];
                 if root(&mut parent, g) != *r {
-                    next.insert(faces[f].v[k], faces[f].v[(k + 1) % 3]);
+                    next[faces[f].v[k]] = faces[f].v[(k + 1) % 3];
+                    touched.push(faces[f].v[k]);
                 }
             }
         }
-        let Some((&start, _)) = next.iter().min_by_key(|(a, _)| **a) else { continue };
+        let Some(&start) = touched.iter().min() else { continue };
         let mut lp = vec![start];
-        let mut cur = next[&start];
-        while cur != start && lp.len() <= next.len() {
+        let mut cur = next[start];
+        while cur != start && cur != usize::MAX && lp.len() <= touched.len() {
             lp.push(cur);
-            cur = match next.get(&cur) {
-                Some(&n) => n,
-                None => break,
-            };
+            cur = next[cur];
+        }
+        for &v in &touched {
+            next[v] = usize::MAX;
         }
         let face: Vec<usize> = lp
             .into_iter()

@@ -146,6 +146,9 @@ pub(crate) fn ball_from64<T: Real, const D: usize>(b: &Ball64<D>, max_d2: f64) -
     Ball::new(center, T::lit(r))
 }
 
+/// How many points outside the candidates' ball one pass may add to the candidates.
+const OUTSIDE_CAP: usize = 2048;
+
 /// The largest `|p - c|²` over the points, calling `outside(index, p - c, |p - c|²)` for every
 /// point beyond `threshold`. Works in chunks of 64: a branch-free pass finds each chunk's largest
 /// squared distance, and only chunks that reach past the threshold are visited point by point
@@ -231,20 +234,30 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         let r = ball.r2.max(0.0).sqrt();
         let delta = 8.0 * T::epsilon().to_f64() * (ball.center.amax() * (D as f64).sqrt() + r);
         let threshold = T::lit((r + delta) * (r + delta));
+        // Every point outside (up to a cap) becomes a candidate, so the next candidate ball is
+        // usually final and one more pass only confirms it; past the cap, the farthest point
+        // per orthant keeps the candidate set small.
         far.iter_mut().for_each(|f| *f = (threshold, usize::MAX));
+        let mut all_outside: Vec<usize> = Vec::new();
         let max_d2 = scan_chunks(points, &c, threshold, |idx, d, d2| {
+            if all_outside.len() < OUTSIDE_CAP {
+                all_outside.push(idx);
+            }
             let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
             if d2 > far[o].0 {
                 far[o] = (d2, idx);
             }
         });
-        let outside: Vec<V<D>> =
-            far.iter().filter(|f| f.1 != usize::MAX).map(|f| to64(&points[f.1])).collect();
+        let chosen: Vec<usize> = if all_outside.len() < OUTSIDE_CAP {
+            all_outside
+        } else {
+            far.iter().filter(|f| f.1 != usize::MAX).map(|f| f.1).collect()
+        };
+        let outside: Vec<V<D>> = chosen.iter().map(|&i| to64(&points[i])).collect();
         let before = ball.r2;
         if !outside.is_empty() {
-            for q in outside {
-                cand.insert(0, q);
-            }
+            // New candidates go to the front: move-to-front puts likely support points first.
+            cand.splice(0..0, outside);
             ball = minimal_ball_of_small(&mut cand);
         }
         if ball.r2 <= before * (1.0 + 1e-15) {

@@ -154,3 +154,55 @@ fn degenerate_inputs() {
     assert!((a - 112.0).abs() < 1e-6 * 112.0, "reference area {a}");
     let _ = Vector3::<f64>::zeros();
 }
+
+/// k-DOPs of OBBs and balls equal the DOPs of dense samples of them (up to sampling), and
+/// contain them.
+#[test]
+fn kdops_of_volumes() {
+    let rot = UnitQuaternion::from_euler_angles(0.3, -0.8, 1.9);
+    let o = Obb::from_rotation(Point3::new(1.0, -2.0, 0.5), rot, Vector3::new(2.0, 0.5, 1.0)).unwrap();
+    let d = kdop_of_obb::<f64, 3, 13>(&o).unwrap();
+    // The corners are exactly the extreme points of a box along any direction.
+    let corners: Vec<Point3<f64>> = (0..8)
+        .map(|k| {
+            let h = o.half_extents();
+            let s = |i: usize| if k >> i & 1 == 1 { h[i] } else { -h[i] };
+            o.to_world(&Point3::new(s(0), s(1), s(2)))
+        })
+        .collect();
+    let exact = kdop_from_points::<f64, 3, 13>(&corners).unwrap();
+    for k in 0..13 {
+        assert!((d.min()[k] - exact.min()[k]).abs() < 1e-12 && (d.max()[k] - exact.max()[k]).abs() < 1e-12);
+    }
+    let b = cd_geom::Ball::new(Point3::new(0.5, 0.5, 0.5), 2.0).unwrap();
+    let db = kdop_of_ball::<f64, 3, 9>(&b).unwrap();
+    let dirs = cd_geom::kdop_directions::<f64, 3, 9>().unwrap();
+    for (dir, max) in dirs.iter().zip(db.max()) {
+        let touch = b.center() + dir.normalize() * 2.0;
+        assert!((dir.dot(&touch.coords) - max).abs() < 1e-12);
+    }
+}
+
+/// A million points: the fast OBB builders stay correct at scale.
+#[test]
+fn a_million_points() {
+    let mut s = 4242u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let rot = UnitQuaternion::from_euler_angles(0.2, 0.4, 0.6);
+    let pts: Vec<Point3<f64>> =
+        (0..1_000_000).map(|_| rot * Point3::new(next() * 5.0, next() * 2.0, next())).collect();
+    for (name, f) in
+        [("pca", obb_pca::<f64, 3> as Builder), ("dito14", obb_dito14::<f64>), ("dito26", obb_dito26::<f64>)]
+    {
+        let o = f(&pts).unwrap();
+        check_axes(&o);
+        assert!(pts.iter().all(|p| o.contains_point(p)), "{name}");
+        // The cloud fills a 10 × 4 × 2 box: every method should be close to its volume 80.
+        assert!(o.volume() < 80.0 * 1.1, "{name}: volume {}", o.volume());
+    }
+}

@@ -58,7 +58,8 @@ impl<T: Real> ConvexPolyhedron<T> {
         let tol = T::epsilon().sqrt() * T::lit(8.0) * extent;
         let mut out_faces = Vec::with_capacity(faces.len());
         let mut indices = Vec::new();
-        let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); vertices.len()];
+        // Directed edges both ways, sorted into compressed rows below (one allocation).
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(faces.iter().map(|f| 2 * f.len()).sum());
         for face in faces {
             if face.len() < 3 {
                 return Err(GeomError::TooFewPoints);
@@ -78,26 +79,28 @@ impl<T: Real> ConvexPolyhedron<T> {
             if plane.signed_distance(&Point::from(centroid)) > T::zero() {
                 plane = plane.flipped();
             }
-            if vertices.iter().any(|v| plane.signed_distance(v) > tol) {
+            let (n, d) = (*plane.normal(), plane.d());
+            if vertices.iter().any(|v| n.x * v.x + n.y * v.y + n.z * v.z + d > tol) {
                 return Err(GeomError::NotConvex);
             }
             out_faces.push(Face { plane, first: indices.len() as u32, count: face.len() as u32 });
             for (k, &i) in face.iter().enumerate() {
                 indices.push(i as u32);
                 let j = face[(k + 1) % face.len()];
-                adjacency[i].push(j as u32);
-                adjacency[j].push(i as u32);
+                edges.push((i as u32, j as u32));
+                edges.push((j as u32, i as u32));
             }
         }
-        let mut neighbor_offsets = Vec::with_capacity(vertices.len() + 1);
-        let mut neighbors = Vec::new();
-        neighbor_offsets.push(0);
-        for mut adj in adjacency {
-            adj.sort_unstable();
-            adj.dedup();
-            neighbors.extend(adj);
-            neighbor_offsets.push(neighbors.len() as u32);
+        edges.sort_unstable();
+        edges.dedup();
+        let mut neighbor_offsets = vec![0u32; vertices.len() + 1];
+        for &(a, _) in &edges {
+            neighbor_offsets[a as usize + 1] += 1;
         }
+        for v in 0..vertices.len() {
+            neighbor_offsets[v + 1] += neighbor_offsets[v];
+        }
+        let neighbors: Vec<u32> = edges.iter().map(|&(_, b)| b).collect();
         Ok(ConvexPolyhedron {
             vertices,
             faces: out_faces,
