@@ -200,6 +200,8 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Vec<Face> {
     let mut horizon: Vec<(usize, usize, usize)> = Vec::new();
     let mut visible: Vec<usize> = Vec::new();
     let mut stack: Vec<(usize, usize, usize)> = Vec::new();
+    let mut orphans: Vec<usize> = Vec::new();
+    let mut pool: Vec<Vec<usize>> = Vec::new();
     while let Some(fi) = work.pop() {
         if !faces[fi].alive || faces[fi].outside.is_empty() {
             continue;
@@ -245,19 +247,23 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Vec<Face> {
         let m = horizon.len();
         for (j, &(a, b, g)) in horizon.iter().enumerate() {
             let mut nf = Face::new(p, [a, b, eye]);
+            nf.outside = pool.pop().unwrap_or_default();
             nf.nb = [g, first_new + (j + 1) % m, first_new + (j + m - 1) % m];
             if let Some(k) = faces[g].edge(b, a) {
                 faces[g].nb[k] = first_new + j;
             }
             faces.push(nf);
         }
-        // Orphaned points go to the new face they are farthest outside, or are inside.
-        let mut orphans = Vec::new();
+        // Orphaned points go to the new face they are farthest outside, or are inside. The dead
+        // faces' lists are recycled for the new faces (no allocation in the steady state).
+        orphans.clear();
         for &vf in &visible {
             faces[vf].alive = false;
             orphans.append(&mut faces[vf].outside);
+            let list = core::mem::take(&mut faces[vf].outside);
+            pool.push(list);
         }
-        for q in orphans {
+        for &q in &orphans {
             if q != eye {
                 assign(&mut faces, first_new..first_new + m, q, &p[q], eps);
             }

@@ -49,39 +49,49 @@ pub(crate) fn circumball<const D: usize>(support: &[V<D>]) -> Ball64<D> {
         _ => {}
     }
     let p0 = support[0];
-    let v: Vec<V<D>> = support[1..].iter().map(|p| p - p0).collect();
-    let k = v.len();
-    // Augmented k × (k + 1) system, solved by Gaussian elimination with partial pivoting.
-    let mut a = vec![vec![0.0f64; k + 1]; k];
-    let scale = v.iter().map(|x| x.norm_squared()).fold(0.0, f64::max);
+    let k = support.len() - 1; // ≤ D
+                               // Stack storage: the k × k Gram system lives in the top-left of a D × D matrix.
+    let mut v = [V::<D>::zeros(); 4];
+    let mut a = nalgebra::SMatrix::<f64, D, D>::zeros();
+    let mut rhs = V::<D>::zeros();
+    if k > D || k > 4 {
+        return diametral_cover(support);
+    }
+    for i in 0..k {
+        v[i] = support[i + 1] - p0;
+    }
+    let scale = v[..k].iter().map(|x| x.norm_squared()).fold(0.0, f64::max);
     for i in 0..k {
         for j in 0..k {
-            a[i][j] = 2.0 * v[i].dot(&v[j]);
+            a[(i, j)] = 2.0 * v[i].dot(&v[j]);
         }
-        a[i][k] = v[i].norm_squared();
+        rhs[i] = v[i].norm_squared();
     }
+    // Gaussian elimination with partial pivoting on the k × k block.
     let mut singular = false;
     for col in 0..k {
-        let piv = (col..k).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs())).unwrap_or(col);
-        a.swap(col, piv);
-        if a[col][col].abs() <= 1e-12 * scale {
+        let piv = (col..k).max_by(|&x, &y| a[(x, col)].abs().total_cmp(&a[(y, col)].abs())).unwrap_or(col);
+        a.swap_rows(col, piv);
+        rhs.swap_rows(col, piv);
+        if a[(col, col)].abs() <= 1e-12 * scale {
             singular = true;
             break;
         }
-        let pivot_row = a[col].clone();
-        for (row, r) in a.iter_mut().enumerate() {
+        for row in 0..k {
             if row != col {
-                let f = r[col] / pivot_row[col];
-                for (x, p) in r[col..].iter_mut().zip(&pivot_row[col..]) {
-                    *x -= f * p;
+                let f = a[(row, col)] / a[(col, col)];
+                for c in col..k {
+                    let x = a[(col, c)];
+                    a[(row, c)] -= f * x;
                 }
+                rhs[row] -= f * rhs[col];
             }
         }
     }
     if !singular {
         let mut center = p0;
         for j in 0..k {
-            center += v[j] * (a[j][k] / a[j][j]);
+            center += v[j] * (rhs[j] / a[(j, j)]);
         }
         let r2 = support.iter().map(|p| (p - center).norm_squared()).fold(0.0, f64::max);
         if r2.is_finite() {

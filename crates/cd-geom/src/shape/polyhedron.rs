@@ -56,6 +56,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             vertices.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / T::lit(vertices.len() as f64);
         let extent = vertices.iter().map(|p| (p.coords - centroid).amax()).fold(T::zero(), |a, b| a.max(b));
         let tol = T::epsilon().sqrt() * T::lit(8.0) * extent;
+        let soa = Soa::new(&vertices);
         let mut out_faces = Vec::with_capacity(faces.len());
         let mut indices = Vec::new();
         // Directed edges both ways, sorted into compressed rows below (one allocation).
@@ -79,8 +80,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             if plane.signed_distance(&Point::from(centroid)) > T::zero() {
                 plane = plane.flipped();
             }
-            let (n, d) = (*plane.normal(), plane.d());
-            if vertices.iter().any(|v| n.x * v.x + n.y * v.y + n.z * v.z + d > tol) {
+            if max_projection(&soa, plane.normal()) + plane.d() > tol {
                 return Err(GeomError::NotConvex);
             }
             out_faces.push(Face { plane, first: indices.len() as u32, count: face.len() as u32 });
@@ -91,16 +91,36 @@ impl<T: Real> ConvexPolyhedron<T> {
                 edges.push((j as u32, i as u32));
             }
         }
-        edges.sort_unstable();
-        edges.dedup();
-        let mut neighbor_offsets = vec![0u32; vertices.len() + 1];
+        // Bucket the directed edges by start vertex (counting sort), then sort and dedup each
+        // short row: linear in the number of edges.
+        let mut start = vec![0u32; vertices.len() + 1];
         for &(a, _) in &edges {
-            neighbor_offsets[a as usize + 1] += 1;
+            start[a as usize + 1] += 1;
         }
         for v in 0..vertices.len() {
-            neighbor_offsets[v + 1] += neighbor_offsets[v];
+            start[v + 1] += start[v];
         }
-        let neighbors: Vec<u32> = edges.iter().map(|&(_, b)| b).collect();
+        let mut fill = start.clone();
+        let mut bucketed = vec![0u32; edges.len()];
+        for &(a, b) in &edges {
+            bucketed[fill[a as usize] as usize] = b;
+            fill[a as usize] += 1;
+        }
+        let mut neighbor_offsets = Vec::with_capacity(vertices.len() + 1);
+        let mut neighbors = Vec::with_capacity(edges.len() / 2);
+        neighbor_offsets.push(0u32);
+        for v in 0..vertices.len() {
+            let row = &mut bucketed[start[v] as usize..start[v + 1] as usize];
+            row.sort_unstable();
+            let mut last = None;
+            for &b in row.iter() {
+                if last != Some(b) {
+                    neighbors.push(b);
+                    last = Some(b);
+                }
+            }
+            neighbor_offsets.push(neighbors.len() as u32);
+        }
         Ok(ConvexPolyhedron {
             vertices,
             faces: out_faces,
@@ -216,6 +236,47 @@ impl<T: Real> ConvexPolyhedron<T> {
             }
         }
     }
+}
+
+/// Vertex coordinates as separate arrays, so the convexity check (every vertex against every
+/// face, O(V·F)) runs as a vectorizable max-reduction.
+struct Soa<T> {
+    x: Vec<T>,
+    y: Vec<T>,
+    z: Vec<T>,
+}
+
+impl<T: Real> Soa<T> {
+    fn new(v: &[Point<T, 3>]) -> Self {
+        Soa {
+            x: v.iter().map(|p| p.x).collect(),
+            y: v.iter().map(|p| p.y).collect(),
+            z: v.iter().map(|p| p.z).collect(),
+        }
+    }
+}
+
+/// `max_v n·v` over the vertices, in eight independent lanes (which the compiler turns into SIMD).
+fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
+    const LANES: usize = 8;
+    let mut lanes = [-T::infinity(); LANES];
+    let full = soa.x.len() / LANES * LANES;
+    for ((cx, cy), cz) in soa.x[..full]
+        .chunks_exact(LANES)
+        .zip(soa.y[..full].chunks_exact(LANES))
+        .zip(soa.z[..full].chunks_exact(LANES))
+    {
+        for l in 0..LANES {
+            let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
+            lanes[l] = if s > lanes[l] { s } else { lanes[l] };
+        }
+    }
+    let mut best = lanes.iter().copied().fold(-T::infinity(), |a, b| if b > a { b } else { a });
+    for i in full..soa.x.len() {
+        let s = n.x * soa.x[i] + n.y * soa.y[i] + n.z * soa.z[i];
+        best = if s > best { s } else { best };
+    }
+    best
 }
 
 /// Index of the point maximizing `dir · p` (first one on ties).
