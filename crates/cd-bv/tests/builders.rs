@@ -166,13 +166,7 @@ fn degenerate_inputs() {
 fn a_million_points() {
     // Points in a unit ball (deterministic), plus 4 points on a sphere of radius 2: the minimal
     // ball is that sphere when the 4 points form a regular tetrahedron centred at the origin.
-    let mut s = 12345u64;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = xorshift(12345);
     let mut pts: Vec<Point3<f64>> = (0..1_000_000)
         .map(|_| Point3::new(next(), next(), next()))
         .filter(|p| p.coords.norm() <= 1.0)

@@ -190,13 +190,7 @@ fn degenerate_inputs() {
 
 #[test]
 fn a_million_points() {
-    let mut s = 99u64;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = xorshift(99);
     let pts: Vec<Point3<f64>> = (0..1_000_000).map(|_| Point3::new(next(), next(), next())).collect();
     let h = convex_hull_3d(&pts).unwrap();
     // Inside the cube [-1,1]³ and close to its volume 8.

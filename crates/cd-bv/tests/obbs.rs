@@ -186,13 +186,7 @@ fn kdops_of_volumes() {
 /// A million points: the fast OBB builders stay correct at scale.
 #[test]
 fn a_million_points() {
-    let mut s = 4242u64;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut next = xorshift(4242);
     let rot = UnitQuaternion::from_euler_angles(0.2, 0.4, 0.6);
     let pts: Vec<Point3<f64>> =
         (0..1_000_000).map(|_| rot * Point3::new(next() * 5.0, next() * 2.0, next())).collect();

@@ -77,3 +77,14 @@ pub fn brute_force_min_ball<const D: usize>(pts: &[SVector<f64, D>]) -> (SVector
     }
     best.expect("some support set works")
 }
+
+/// A deterministic xorshift generator of uniform values in [-1, 1).
+pub fn xorshift(seed: u64) -> impl FnMut() -> f64 {
+    let mut s = seed;
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}
