@@ -1,8 +1,75 @@
 //! # `cd-broad` — broad phase
 //!
-//! The `BroadPhase` trait and its strategies: brute force (reference), sweep-and-prune with temporal coherence, uniform grid, spatial hash, hierarchical grid and dynamic AABB tree. Seed: Real-Time Rendering ch. 25.1 and the SAP notes. Depends on `cd-geom` only.
+//! The [`BroadPhase`] trait and its strategies. A broad phase keeps a set of proxies (a user id
+//! and an AABB each), and after every [`BroadPhase::find_pairs`] reports the overlapping pairs
+//! and the pairs added and removed since the previous call — what a physics engine needs to
+//! create and destroy contact state. Strategies are swappable at run time through
+//! `Box<dyn BroadPhase<T, D>>` and all pass one conformance suite (`tests/conformance.rs`)
+//! against brute force.
 //!
-//! **Status:** this layer's crate exists so the workspace has its final shape and dependency
-//! arrows (see `docs/ARCHITECTURE.md`); its algorithms land with their own issue. Until then it
-//! re-exports nothing beyond the layer below it.
+//! | strategy | module | best for |
+//! |---|---|---|
+//! | [`BruteForce`] | `brute_force` | reference; a few dozen objects |
+//! | [`IncrementalSap`] | `incremental_sap` | coherent motion: O(n + swaps) per frame |
+//! | [`SortAndSweep`] | `sort_sweep` | many objects, little frame-to-frame coherence |
+//! | [`SpatialHash`] | `spatial_hash` | unbounded worlds of similarly sized objects |
+//!
+//! **Overlap is closed-interval**: boxes that touch (share a face, an edge or a corner) overlap.
+//! Pairs are `(a, b)` with `a < b`, sorted, without duplicates. Seed: Real-Time Rendering
+//! ch. 25.1 and the SAP notes. Depends on `cd-geom` only.
+//!
+//! Status: the uniform and hierarchical grids and the dynamic AABB tree of the broad-phase issue
+//! are not built yet.
 #![forbid(unsafe_code)]
+
+mod brute_force;
+mod events;
+mod incremental_sap;
+mod proxies;
+mod sort_sweep;
+mod spatial_hash;
+mod strategy;
+
+pub use brute_force::{AllPairs, BruteForce};
+pub use events::PairEvents;
+pub use incremental_sap::IncrementalSap;
+pub use proxies::{BroadPhaseError, ProxyId};
+pub use sort_sweep::{SortAndSweep, SweepOneAxis};
+pub use spatial_hash::{HashCells, SpatialHash};
+pub use strategy::{PairFinder, Strategy};
+
+use cd_geom::{Aabb, Ray, Real};
+
+/// An overlapping pair of proxies, `(a, b)` with `a < b`.
+pub type Pair = (ProxyId, ProxyId);
+
+/// A broad phase over AABBs in `D` dimensions. Object-safe.
+pub trait BroadPhase<T: Real, const D: usize> {
+    /// Adds a proxy. Error: the id is already present (the structure is unchanged).
+    fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError>;
+    /// Moves or resizes a proxy. Error: unknown id (unchanged).
+    fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError>;
+    /// Removes a proxy; its pairs are reported as removed at the next [`Self::find_pairs`].
+    /// Error: unknown id (unchanged).
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError>;
+    /// Recomputes the overlapping pairs and the events since the previous call.
+    fn find_pairs(&mut self);
+    /// The overlapping pairs as of the last [`Self::find_pairs`], sorted.
+    fn pairs(&self) -> &[Pair];
+    /// Pairs that started overlapping at the last [`Self::find_pairs`], sorted.
+    fn added(&self) -> &[Pair];
+    /// Pairs that stopped overlapping (or lost a proxy) at the last [`Self::find_pairs`], sorted.
+    fn removed(&self) -> &[Pair];
+    /// Ids of the proxies whose AABB overlaps `aabb` (current AABBs), appended to `out`.
+    fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>);
+    /// Proxies whose AABB the ray hits, with the entry parameter, appended to `out`.
+    fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>);
+    /// Number of proxies.
+    fn len(&self) -> usize;
+    /// No proxies?
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The current AABB of a proxy.
+    fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>>;
+}

@@ -1,0 +1,70 @@
+//! Pair bookkeeping shared by all strategies: the current sorted pair list and the added and
+//! removed events, computed as the set differences between consecutive frames by one merge of
+//! two sorted lists (O(k) per frame for k pairs).
+
+use crate::Pair;
+
+/// Current pairs and the events of the last frame.
+#[derive(Clone, Debug, Default)]
+pub struct PairEvents {
+    pairs: Vec<Pair>,
+    next: Vec<Pair>,
+    added: Vec<Pair>,
+    removed: Vec<Pair>,
+}
+
+impl PairEvents {
+    /// Empty bookkeeping.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The buffer a strategy fills with this frame's pairs (any order, duplicates allowed,
+    /// each pair canonical `a < b`), then passes to [`Self::commit`].
+    pub fn staging(&mut self) -> &mut Vec<Pair> {
+        self.next.clear();
+        &mut self.next
+    }
+    /// Sorts and dedups the staged pairs, diffs them against the previous frame's, and makes
+    /// them current. Buffers are reused: no allocation in the steady state.
+    pub fn commit(&mut self) {
+        self.next.sort_unstable();
+        self.next.dedup();
+        self.added.clear();
+        self.removed.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < self.pairs.len() || j < self.next.len() {
+            match (self.pairs.get(i), self.next.get(j)) {
+                (Some(a), Some(b)) if a == b => {
+                    i += 1;
+                    j += 1;
+                }
+                (Some(a), Some(b)) if a < b => {
+                    self.removed.push(*a);
+                    i += 1;
+                }
+                (Some(a), None) => {
+                    self.removed.push(*a);
+                    i += 1;
+                }
+                (_, Some(b)) => {
+                    self.added.push(*b);
+                    j += 1;
+                }
+                (None, None) => break,
+            }
+        }
+        core::mem::swap(&mut self.pairs, &mut self.next);
+    }
+    /// Current pairs.
+    pub fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+    /// Pairs added at the last commit.
+    pub fn added(&self) -> &[Pair] {
+        &self.added
+    }
+    /// Pairs removed at the last commit.
+    pub fn removed(&self) -> &[Pair] {
+        &self.removed
+    }
+}
