@@ -13,17 +13,20 @@
 //! | [`IncrementalSap`] | `incremental_sap` | coherent motion: O(n + swaps) per frame |
 //! | [`SortAndSweep`] | `sort_sweep` | many objects, little frame-to-frame coherence |
 //! | [`SpatialHash`] | `spatial_hash` | unbounded worlds of similarly sized objects |
+//! | [`UniformGrid`] | `grid` | many similar-sized objects in a compact region |
+//! | [`HierarchicalGrid`] | `hgrid` | objects of very different sizes |
 //!
 //! **Overlap is closed-interval**: boxes that touch (share a face, an edge or a corner) overlap.
 //! Pairs are `(a, b)` with `a < b`, sorted, without duplicates. Seed: Real-Time Rendering
 //! ch. 25.1 and the SAP notes. Depends on `cd-geom` only.
 //!
-//! Status: the uniform and hierarchical grids and the dynamic AABB tree of the broad-phase issue
-//! are not built yet.
+//! Status: the dynamic AABB tree of the broad-phase issue is not built yet.
 #![forbid(unsafe_code)]
 
 mod brute_force;
 mod events;
+mod grid;
+mod hgrid;
 mod incremental_sap;
 mod proxies;
 mod sort_sweep;
@@ -32,6 +35,8 @@ mod strategy;
 
 pub use brute_force::{AllPairs, BruteForce};
 pub use events::PairEvents;
+pub use grid::{GridCells, UniformGrid};
+pub use hgrid::{HierarchicalGrid, Levels};
 pub use incremental_sap::IncrementalSap;
 pub use proxies::{BroadPhaseError, ProxyId};
 pub use sort_sweep::{SortAndSweep, SweepOneAxis};
