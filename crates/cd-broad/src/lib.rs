@@ -15,15 +15,16 @@
 //! | [`SpatialHash`] | `spatial_hash` | unbounded worlds of similarly sized objects |
 //! | [`UniformGrid`] | `grid` | many similar-sized objects in a compact region |
 //! | [`HierarchicalGrid`] | `hgrid` | objects of very different sizes |
+//! | [`DynamicAabbTree`] | `dynamic_tree` | general scenes, mostly static objects, queries |
 //!
 //! **Overlap is closed-interval**: boxes that touch (share a face, an edge or a corner) overlap.
 //! Pairs are `(a, b)` with `a < b`, sorted, without duplicates. Seed: Real-Time Rendering
 //! ch. 25.1 and the SAP notes. Depends on `cd-geom` only.
 //!
-//! Status: the dynamic AABB tree of the broad-phase issue is not built yet.
 #![forbid(unsafe_code)]
 
 mod brute_force;
+mod dynamic_tree;
 mod events;
 mod grid;
 mod hgrid;
@@ -34,6 +35,7 @@ mod spatial_hash;
 mod strategy;
 
 pub use brute_force::{AllPairs, BruteForce};
+pub use dynamic_tree::DynamicAabbTree;
 pub use events::PairEvents;
 pub use grid::{GridCells, UniformGrid};
 pub use hgrid::{HierarchicalGrid, Levels};

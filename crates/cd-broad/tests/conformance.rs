@@ -14,6 +14,8 @@ fn strategies<T: Real, const D: usize>() -> Vec<(&'static str, Box<dyn BroadPhas
         ("spatial-hash", Box::new(SpatialHash::<T, D>::new())),
         ("uniform-grid", Box::new(UniformGrid::<T, D>::new())),
         ("hierarchical-grid", Box::new(HierarchicalGrid::<T, D>::new())),
+        ("dynamic-tree", Box::new(DynamicAabbTree::<T, D>::new())),
+        ("dynamic-tree-no-margin", Box::new(DynamicAabbTree::<T, D>::with_margin(T::zero()))),
         ("incremental-sap", Box::new(IncrementalSap::<T, D>::new())),
         ("incremental-sap-2-axes", Box::new(IncrementalSap::<T, D>::with_axes(2))),
         ("incremental-sap-1-axis", Box::new(IncrementalSap::<T, D>::with_axes(1))),
