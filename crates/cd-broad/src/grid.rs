@@ -1,5 +1,6 @@
 //! Uniform grid over fixed bounds.
 
+use crate::cells::for_each_cell;
 use crate::proxies::{overlaps, pair, ProxyId};
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
@@ -63,22 +64,8 @@ impl<T: Real, const D: usize> PairFinder<T, D> for GridCells<T, D> {
         for (i, b) in boxes.iter().enumerate() {
             let lo: [usize; D] = core::array::from_fn(|a| cell_of(b.min()[a], a));
             let hi: [usize; D] = core::array::from_fn(|a| cell_of(b.max()[a], a));
-            let mut cur = lo;
-            loop {
-                self.cells[index(&cur)].push(i as u32);
-                let mut a = 0;
-                while a < D {
-                    if cur[a] < hi[a] {
-                        cur[a] += 1;
-                        break;
-                    }
-                    cur[a] = lo[a];
-                    a += 1;
-                }
-                if a == D {
-                    break;
-                }
-            }
+            let cells = &mut self.cells;
+            for_each_cell(lo, hi, |c| cells[index(&c)].push(i as u32));
         }
         for (k, members) in self.cells.iter().enumerate().take(total) {
             for x in 0..members.len() {

@@ -1,5 +1,6 @@
 //! Hierarchical grid.
 
+use crate::cells::for_each_cell;
 use crate::proxies::{overlaps, pair, ProxyId};
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
@@ -65,35 +66,16 @@ impl<T: Real, const D: usize> PairFinder<T, D> for Levels<D> {
             let s = size_at(l);
             (core::array::from_fn(|a| cell(b.min()[a], s)), core::array::from_fn(|a| cell(b.max()[a], s)))
         };
-        // Odometer over a cell range.
-        fn each_cell<const D: usize>(lo: [i64; D], hi: [i64; D], mut f: impl FnMut([i64; D])) {
-            let mut cur = lo;
-            loop {
-                f(cur);
-                let mut a = 0;
-                while a < D {
-                    if cur[a] < hi[a] {
-                        cur[a] += 1;
-                        break;
-                    }
-                    cur[a] = lo[a];
-                    a += 1;
-                }
-                if a == D {
-                    return;
-                }
-            }
-        }
         for (i, b) in boxes.iter().enumerate() {
             let l = self.level[i];
             let (lo, hi) = range(b, l);
-            each_cell(lo, hi, |c| self.cells.entry((l, c)).or_default().push(i as u32));
+            for_each_cell(lo, hi, |c| self.cells.entry((l, c)).or_default().push(i as u32));
         }
         for (i, b) in boxes.iter().enumerate() {
             let li = self.level[i];
             for l in li..=top {
                 let (lo, hi) = range(b, l);
-                each_cell(lo, hi, |c| {
+                for_each_cell(lo, hi, |c| {
                     if let Some(members) = self.cells.get(&(l, c)) {
                         for &j in members {
                             let j = j as usize;

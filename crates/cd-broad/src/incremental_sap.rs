@@ -3,7 +3,7 @@
 
 use crate::events::PairEvents;
 use crate::proxies::{overlaps, pair, BroadPhaseError, ProxyId};
-use crate::{BroadPhase, Pair};
+use crate::BroadPhase;
 use cd_geom::{ray_aabb, Aabb, Ray, Real};
 use std::collections::{HashMap, HashSet};
 
@@ -286,14 +286,8 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         self.events.commit();
     }
 
-    fn pairs(&self) -> &[Pair] {
-        self.events.pairs()
-    }
-    fn added(&self) -> &[Pair] {
-        self.events.added()
-    }
-    fn removed(&self) -> &[Pair] {
-        self.events.removed()
+    fn events(&self) -> &PairEvents {
+        &self.events
     }
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
         for (s, b) in self.boxes.iter().enumerate() {

@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 mod brute_force;
+mod cells;
 mod dynamic_tree;
 mod events;
 mod grid;
@@ -61,12 +62,20 @@ pub trait BroadPhase<T: Real, const D: usize> {
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError>;
     /// Recomputes the overlapping pairs and the events since the previous call.
     fn find_pairs(&mut self);
+    /// The pair bookkeeping of the last [`Self::find_pairs`].
+    fn events(&self) -> &PairEvents;
     /// The overlapping pairs as of the last [`Self::find_pairs`], sorted.
-    fn pairs(&self) -> &[Pair];
+    fn pairs(&self) -> &[Pair] {
+        self.events().pairs()
+    }
     /// Pairs that started overlapping at the last [`Self::find_pairs`], sorted.
-    fn added(&self) -> &[Pair];
+    fn added(&self) -> &[Pair] {
+        self.events().added()
+    }
     /// Pairs that stopped overlapping (or lost a proxy) at the last [`Self::find_pairs`], sorted.
-    fn removed(&self) -> &[Pair];
+    fn removed(&self) -> &[Pair] {
+        self.events().removed()
+    }
     /// Ids of the proxies whose AABB overlaps `aabb` (current AABBs), appended to `out`.
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>);
     /// Proxies whose AABB the ray hits, with the entry parameter, appended to `out`.

@@ -1,5 +1,6 @@
 //! Spatial hashing over an unbounded world.
 
+use crate::cells::for_each_cell;
 use crate::proxies::{overlaps, pair, ProxyId};
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
@@ -43,23 +44,7 @@ impl<T: Real, const D: usize> PairFinder<T, D> for HashCells<D> {
         for (i, b) in boxes.iter().enumerate() {
             let lo: [i64; D] = core::array::from_fn(|a| cell_of(b.min()[a]));
             let hi: [i64; D] = core::array::from_fn(|a| cell_of(b.max()[a]));
-            let mut cur = lo;
-            loop {
-                self.cells.entry(cur).or_default().push(i as u32);
-                // Odometer over the cell range lo..=hi.
-                let mut a = 0;
-                while a < D {
-                    if cur[a] < hi[a] {
-                        cur[a] += 1;
-                        break;
-                    }
-                    cur[a] = lo[a];
-                    a += 1;
-                }
-                if a == D {
-                    break;
-                }
-            }
+            for_each_cell(lo, hi, |c| self.cells.entry(c).or_default().push(i as u32));
         }
         for (cell, members) in &self.cells {
             for x in 0..members.len() {

@@ -43,14 +43,8 @@ impl<F: PairFinder<T, D>, T: Real, const D: usize> BroadPhase<T, D> for Strategy
         self.finder.find(&self.proxies.ids, &self.proxies.boxes, out);
         self.events.commit();
     }
-    fn pairs(&self) -> &[Pair] {
-        self.events.pairs()
-    }
-    fn added(&self) -> &[Pair] {
-        self.events.added()
-    }
-    fn removed(&self) -> &[Pair] {
-        self.events.removed()
+    fn events(&self) -> &PairEvents {
+        &self.events
     }
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
         self.proxies.query_aabb(aabb, out)
