@@ -20,23 +20,43 @@ struct Scene {
     vel: Vec<Vector3<f32>>,
     half: Vec<f32>,
     side: f32,
+    teleport: f32,
     rng: cd_benches::Rng,
 }
 
 impl Scene {
+    /// `n` boxes resting on a floor (thin in y), jittering in place: the clustered case where
+    /// every pair overlaps on the vertical axis.
+    fn floor(n: usize) -> Self {
+        let mut s = Scene::new(n);
+        for (p, v) in s.pos.iter_mut().zip(s.vel.iter_mut()) {
+            p.y = 0.0;
+            v.y = 0.0;
+            *v *= 0.2;
+        }
+        s.side = (n as f32).sqrt() * 2.5;
+        let h = s.side / 2.0;
+        for p in s.pos.iter_mut() {
+            p.x = p.x / (n as f32).cbrt() / 2.0 * h;
+            p.z = p.z / (n as f32).cbrt() / 2.0 * h;
+        }
+        s.teleport = 0.0;
+        s
+    }
+
     fn new(n: usize) -> Self {
         let mut rng = cd_benches::Rng::new(n as u64 + 1);
         let side = (n as f32).cbrt() * 4.0;
         let pos = (0..n).map(|_| rng.point(side / 2.0).coords).collect();
         let vel = (0..n).map(|_| rng.vector(0.05)).collect();
         let half = (0..n).map(|_| rng.range(0.4, 1.0)).collect();
-        Scene { pos, vel, half, side, rng }
+        Scene { pos, vel, half, side, teleport: 0.02, rng }
     }
     /// Advances one frame (wrapping at the walls, teleporting 2 %).
     fn step(&mut self) {
         let h = self.side / 2.0;
         for i in 0..self.pos.len() {
-            if self.rng.range(0.0, 1.0) < 0.02 {
+            if self.rng.range(0.0, 1.0) < self.teleport {
                 self.pos[i] = self.rng.point(h).coords;
             } else {
                 self.pos[i] += self.vel[i];
@@ -61,10 +81,10 @@ impl Scene {
 fn bench_cd(
     c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
-    n: usize,
+    mut scene: Scene,
     mut bp: Box<dyn BroadPhase<f32, 3>>,
 ) {
-    let mut scene = Scene::new(n);
+    let n = scene.pos.len();
     for i in 0..n {
         bp.insert(i as u32, scene.aabb(i)).unwrap();
     }
@@ -86,21 +106,50 @@ fn bench(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("broad_{n}"));
         g.sample_size(10).measurement_time(std::time::Duration::from_secs(3));
         if n <= 1_000 {
-            bench_cd(&mut g, "cd_brute_force", n, Box::new(BruteForce::<f32, 3>::new()));
+            bench_cd(&mut g, "cd_brute_force", Scene::new(n), Box::new(BruteForce::<f32, 3>::new()));
         }
         // Incremental SAP pays O(n) swaps per teleported box and the tree a re-insertion with
         // candidate rebuild: both are run up to 10k only (2 % teleports per frame is their
         // worst case; see docs/benchmarks.md).
         if n <= 10_000 {
-            bench_cd(&mut g, "cd_incremental_sap", n, Box::new(IncrementalSap::<f32, 3>::new()));
-            bench_cd(&mut g, "cd_dynamic_tree", n, Box::new(DynamicAabbTree::<f32, 3>::new()));
-            bench_cd(&mut g, "cd_hierarchical_grid", n, Box::new(HierarchicalGrid::<f32, 3>::new()));
+            bench_cd(&mut g, "cd_incremental_sap", Scene::new(n), Box::new(IncrementalSap::<f32, 3>::new()));
+            bench_cd(&mut g, "cd_dynamic_tree", Scene::new(n), Box::new(DynamicAabbTree::<f32, 3>::new()));
+            bench_cd(
+                &mut g,
+                "cd_hierarchical_grid",
+                Scene::new(n),
+                Box::new(HierarchicalGrid::<f32, 3>::new()),
+            );
         }
-        bench_cd(&mut g, "cd_sort_and_sweep", n, Box::new(SortAndSweep::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_spatial_hash", n, Box::new(SpatialHash::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_uniform_grid", n, Box::new(UniformGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_sort_and_sweep", Scene::new(n), Box::new(SortAndSweep::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_spatial_hash", Scene::new(n), Box::new(SpatialHash::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_uniform_grid", Scene::new(n), Box::new(UniformGrid::<f32, 3>::new()));
         // parry: the rapier pattern.
-        let mut scene = Scene::new(n);
+        bench_parry(&mut g, Scene::new(n));
+        g.finish();
+    }
+    // The clustered case: boxes on a floor.
+    let n = 10_000;
+    let mut g = c.benchmark_group(format!("broad_floor_{n}"));
+    g.sample_size(10).measurement_time(std::time::Duration::from_secs(3));
+    bench_cd(
+        &mut g,
+        "cd_incremental_sap_2_axes",
+        Scene::floor(n),
+        Box::new(IncrementalSap::<f32, 3>::with_axes(2)),
+    );
+    bench_cd(&mut g, "cd_incremental_sap", Scene::floor(n), Box::new(IncrementalSap::<f32, 3>::new()));
+    bench_cd(&mut g, "cd_sort_and_sweep", Scene::floor(n), Box::new(SortAndSweep::<f32, 3>::new()));
+    bench_cd(&mut g, "cd_uniform_grid", Scene::floor(n), Box::new(UniformGrid::<f32, 3>::new()));
+    bench_cd(&mut g, "cd_dynamic_tree", Scene::floor(n), Box::new(DynamicAabbTree::<f32, 3>::new()));
+    bench_parry(&mut g, Scene::floor(n));
+    g.finish();
+}
+
+/// parry's `Bvh` driven the way rapier drives it.
+fn bench_parry(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, mut scene: Scene) {
+    let n = scene.pos.len();
+    {
         let mut bvh = Bvh::new();
         let mut ws = BvhWorkspace::default();
         for i in 0..n {
@@ -120,7 +169,6 @@ fn bench(c: &mut Criterion) {
                 black_box(count)
             })
         });
-        g.finish();
     }
 }
 
