@@ -1,4 +1,8 @@
-//! Integer cell ranges shared by the grid strategies.
+//! Integer cell ranges and per-cell pair emission shared by the grid strategies.
+
+use crate::proxies::{overlaps, pair, ProxyId};
+use crate::Pair;
+use cd_geom::{Aabb, Real};
 
 /// Calls `f` for every cell of the inclusive range `lo..=hi` (an odometer over `D` axes).
 #[inline]
@@ -21,6 +25,27 @@ pub(crate) fn for_each_cell<C: Copy + PartialOrd + core::ops::AddAssign + From<u
         }
         if a == D {
             return;
+        }
+    }
+}
+
+/// Appends the overlapping pairs among the boxes of one cell. A pair sharing several cells is
+/// reported only by the cell that `owns` it (the caller's rule: the cell holding the lower corner
+/// of the two boxes' intersection), so no pair comes out twice.
+pub(crate) fn emit_cell_pairs<T: Real, const D: usize>(
+    members: &[u32],
+    ids: &[ProxyId],
+    boxes: &[Aabb<T, D>],
+    owns: impl Fn(&Aabb<T, D>, &Aabb<T, D>) -> bool,
+    out: &mut Vec<Pair>,
+) {
+    for x in 0..members.len() {
+        for &j in &members[x + 1..] {
+            let (i, j) = (members[x] as usize, j as usize);
+            let (bi, bj) = (&boxes[i], &boxes[j]);
+            if overlaps(bi, bj) && owns(bi, bj) {
+                out.push(pair(ids[i], ids[j]));
+            }
         }
     }
 }

@@ -23,6 +23,7 @@ struct Node<T: Real, const D: usize> {
 }
 
 /// A candidate sibling during insertion, ordered by its lower-bound cost (min-heap).
+#[derive(Clone, Debug)]
 struct Candidate<T> {
     lower_bound: T,
     node: u32,
@@ -72,6 +73,7 @@ pub struct DynamicAabbTree<T: Real, const D: usize> {
     margin: T,
     events: PairEvents,
     stack: Vec<u32>,
+    heap: BinaryHeap<Candidate<T>>,
 }
 
 impl<T: Real, const D: usize> Default for DynamicAabbTree<T, D> {
@@ -103,6 +105,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
             margin: if margin > T::zero() { margin } else { T::zero() },
             events: PairEvents::new(),
             stack: Vec::new(),
+            heap: BinaryHeap::new(),
         }
     }
 
@@ -147,20 +150,19 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
     }
 
     /// Branch-and-bound search for the sibling that adds the least surface area.
-    fn best_sibling(&self, b: &Aabb<T, D>) -> u32 {
+    fn best_sibling(&mut self, b: &Aabb<T, D>) -> u32 {
         let mut best = (self.root, T::infinity());
-        let mut heap = BinaryHeap::new();
+        // A candidate's lower bound is exactly its inherited cost: the growth of every ancestor
+        // on its path, which the new leaf adds whatever happens below.
+        let mut heap = core::mem::take(&mut self.heap);
+        heap.clear();
         heap.push(Candidate { lower_bound: T::zero(), node: self.root });
-        // Inherited cost: the growth of every ancestor, accumulated along the path.
-        let mut inherited: HashMap<u32, T> = HashMap::new();
-        inherited.insert(self.root, T::zero());
         let own = Self::area(b);
-        while let Some(Candidate { lower_bound, node }) = heap.pop() {
-            if lower_bound + own >= best.1 {
+        while let Some(Candidate { lower_bound: inh, node }) = heap.pop() {
+            if inh + own >= best.1 {
                 break;
             }
             let n = &self.nodes[node as usize];
-            let inh = inherited[&node];
             let merged = Self::area(&n.aabb.merged(b));
             let cost = merged + inh;
             if cost < best.1 {
@@ -170,12 +172,12 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
                 let child_inh = inh + merged - Self::area(&n.aabb);
                 if child_inh + own < best.1 {
                     for c in [n.left, n.right] {
-                        inherited.insert(c, child_inh);
                         heap.push(Candidate { lower_bound: child_inh, node: c });
                     }
                 }
             }
         }
+        self.heap = heap;
         best.0
     }
 
@@ -298,23 +300,24 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
         up
     }
 
-    /// Leaves whose fat box overlaps `b`, as proxy slots.
-    fn overlapping_slots(&mut self, b: &Aabb<T, D>, out: &mut Vec<u32>) {
+    /// Calls `leaf(slot)` for every leaf whose fat box overlaps `b`, using `stack` as the
+    /// traversal stack (callers reuse one to avoid allocating per query).
+    fn visit_overlapping(&self, b: &Aabb<T, D>, stack: &mut Vec<u32>, mut leaf: impl FnMut(u32)) {
         if self.root == NONE {
             return;
         }
-        self.stack.clear();
-        self.stack.push(self.root);
-        while let Some(n) = self.stack.pop() {
+        stack.clear();
+        stack.push(self.root);
+        while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
             if !overlaps(&node.aabb, b) {
                 continue;
             }
             if node.slot != NONE {
-                out.push(node.slot);
+                leaf(node.slot);
             } else {
-                self.stack.push(node.left);
-                self.stack.push(node.right);
+                stack.push(node.left);
+                stack.push(node.right);
             }
         }
     }
@@ -395,14 +398,15 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
             for &s in &moved {
                 self.is_moved[s as usize] = false;
                 let fat = self.nodes[self.leaf[s as usize] as usize].aabb;
-                hits.clear();
-                self.overlapping_slots(&fat, &mut hits);
-                for &o in &hits {
+                let mut stack = core::mem::take(&mut self.stack);
+                self.visit_overlapping(&fat, &mut stack, |o| {
                     if o != s {
-                        self.candidates.insert((s.min(o), s.max(o)));
+                        hits.push((s.min(o), s.max(o)));
                     }
-                }
+                });
+                self.stack = stack;
             }
+            self.candidates.extend(hits);
         }
         self.moved = moved;
         self.moved.clear();
@@ -419,24 +423,11 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         &self.events
     }
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
-        if self.root == NONE {
-            return;
-        }
-        let mut stack = vec![self.root];
-        while let Some(n) = stack.pop() {
-            let node = &self.nodes[n as usize];
-            if !overlaps(&node.aabb, aabb) {
-                continue;
+        self.visit_overlapping(aabb, &mut Vec::new(), |slot| {
+            if overlaps(&self.tight[slot as usize], aabb) {
+                out.push(self.ids[slot as usize]);
             }
-            if node.slot != NONE {
-                if overlaps(&self.tight[node.slot as usize], aabb) {
-                    out.push(self.ids[node.slot as usize]);
-                }
-            } else {
-                stack.push(node.left);
-                stack.push(node.right);
-            }
-        }
+        });
     }
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
         if self.root == NONE {

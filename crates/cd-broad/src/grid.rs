@@ -1,7 +1,7 @@
 //! Uniform grid over fixed bounds.
 
-use crate::cells::for_each_cell;
-use crate::proxies::{overlaps, pair, ProxyId};
+use crate::cells::{emit_cell_pairs, for_each_cell};
+use crate::proxies::ProxyId;
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
 use cd_geom::{Aabb, Real};
@@ -68,20 +68,11 @@ impl<T: Real, const D: usize> PairFinder<T, D> for GridCells<T, D> {
             for_each_cell(lo, hi, |c| cells[index(&c)].push(i as u32));
         }
         for (k, members) in self.cells.iter().enumerate().take(total) {
-            for x in 0..members.len() {
-                for y in x + 1..members.len() {
-                    let (i, j) = (members[x] as usize, members[y] as usize);
-                    let (bi, bj) = (&boxes[i], &boxes[j]);
-                    if !overlaps(bi, bj) {
-                        continue;
-                    }
-                    let corner: [usize; D] =
-                        core::array::from_fn(|a| cell_of(bi.min()[a].max(bj.min()[a]), a));
-                    if index(&corner) == k {
-                        out.push(pair(ids[i], ids[j]));
-                    }
-                }
-            }
+            let owns = |bi: &Aabb<T, D>, bj: &Aabb<T, D>| {
+                let corner: [usize; D] = core::array::from_fn(|a| cell_of(bi.min()[a].max(bj.min()[a]), a));
+                index(&corner) == k
+            };
+            emit_cell_pairs(members, ids, boxes, owns, out);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Spatial hashing over an unbounded world.
 
-use crate::cells::for_each_cell;
-use crate::proxies::{overlaps, pair, ProxyId};
+use crate::cells::{emit_cell_pairs, for_each_cell};
+use crate::proxies::ProxyId;
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
 use cd_geom::{Aabb, Real};
@@ -47,20 +47,11 @@ impl<T: Real, const D: usize> PairFinder<T, D> for HashCells<D> {
             for_each_cell(lo, hi, |c| self.cells.entry(c).or_default().push(i as u32));
         }
         for (cell, members) in &self.cells {
-            for x in 0..members.len() {
-                for y in x + 1..members.len() {
-                    let (i, j) = (members[x] as usize, members[y] as usize);
-                    let (bi, bj) = (&boxes[i], &boxes[j]);
-                    if !overlaps(bi, bj) {
-                        continue;
-                    }
-                    // Report only from the cell holding the intersection's lower corner.
-                    let owner = (0..D).all(|a| cell_of(bi.min()[a].max(bj.min()[a])) == cell[a]);
-                    if owner {
-                        out.push(pair(ids[i], ids[j]));
-                    }
-                }
-            }
+            // Report only from the cell holding the intersection's lower corner.
+            let owns = |bi: &Aabb<T, D>, bj: &Aabb<T, D>| {
+                (0..D).all(|a| cell_of(bi.min()[a].max(bj.min()[a])) == cell[a])
+            };
+            emit_cell_pairs(members, ids, boxes, owns, out);
         }
         self.cells.retain(|_, v| !v.is_empty());
     }
