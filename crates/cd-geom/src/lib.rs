@@ -34,7 +34,7 @@ pub mod support;
 pub use bounding_volume::BoundingVolume;
 pub use error::{GeomError, GeomResult};
 pub use real::{Matrix, Point, Real, Vector};
-pub use result::{ClosestPoints, Contact, Containment, PlaneSide, RayHit, TriangleHit};
+pub use result::{ClosestPoints, Contact, ContactStatus, Containment, PlaneSide, RayHit, TriangleHit};
 pub use shape::*;
 pub use support::{Margin, MinkowskiDifference, MinkowskiSum, SupportMap, Transformed};
 

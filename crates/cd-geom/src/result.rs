@@ -76,15 +76,71 @@ impl<T: Real, const D: usize> ClosestPoints<T, D> {
     }
 }
 
-/// A contact between two shapes: a point, the normal from the first shape to the second, and
-/// the penetration depth (positive when overlapping).
+/// How a narrow-phase answer was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ContactStatus {
+    /// The iterative method met its tolerance, or the answer is analytic: exact to rounding.
+    Converged,
+    /// The iteration cap was reached first: `distance` is the best bound found (an upper
+    /// bound on the separation, or a lower bound on the penetration depth) and may be off by
+    /// more than the tolerance.
+    IterationCap,
+    /// The input was degenerate for the method (for example a shape whose points are all
+    /// coplanar meeting another one exactly in that plane): the answer is the best available
+    /// and is a valid contact, but the normal may be one of several equally valid choices.
+    Degenerate,
+}
+
+/// A contact (or near contact) between two shapes A and B, in world space.
+///
+/// Conventions, shared by every narrow-phase query:
+/// * `normal` is a unit vector pointing from A towards B;
+/// * `distance` is signed: the gap between the shapes when they are separated, `0` when they
+///   touch, and minus the penetration depth when they overlap. Translating B by
+///   `-distance · normal` (that is, by `depth · normal` when penetrating) makes the shapes
+///   just touch;
+/// * `point_a` is the point of A deepest in (or closest to) B, `point_b` the point of B deepest
+///   in (or closest to) A, so that `point_b - point_a ≈ distance · normal`.
+///
+/// Swapping the shapes mirrors the contact: see [`Contact::flipped`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact<T: Real, const D: usize> {
-    /// Contact point (world space).
-    pub point: Point<T, D>,
-    /// Unit normal pointing from the first shape towards the second.
+    /// Witness point on A.
+    pub point_a: Point<T, D>,
+    /// Witness point on B.
+    pub point_b: Point<T, D>,
+    /// Unit normal pointing from A towards B.
     pub normal: Vector<T, D>,
-    /// Penetration depth along `normal` (negative = separation).
-    pub depth: T,
+    /// Signed distance along `normal` (negative = penetration depth).
+    pub distance: T,
+    /// How the answer was reached.
+    pub status: ContactStatus,
+}
+
+impl<T: Real, const D: usize> Contact<T, D> {
+    /// Penetration depth: `-distance`, positive when the shapes overlap.
+    #[inline]
+    pub fn depth(&self) -> T {
+        -self.distance
+    }
+
+    /// Whether the shapes overlap or touch (`distance <= 0`).
+    #[inline]
+    pub fn is_touching(&self) -> bool {
+        self.distance <= T::zero()
+    }
+
+    /// The same contact seen from B: the witness points swapped and the normal negated.
+    #[inline]
+    pub fn flipped(&self) -> Self {
+        Self {
+            point_a: self.point_b,
+            point_b: self.point_a,
+            normal: -self.normal,
+            distance: self.distance,
+            status: self.status,
+        }
+    }
 }

@@ -474,3 +474,31 @@ proptest! {
         prop_assert!((d.dot(&Transformed::new(local, iso).support(&d).coords) - best_box).abs() < 1e-7);
     }
 }
+
+/// Regression (found by the narrow-phase stress test): a direction parallel to a cylinder's or
+/// cone's axis up to rounding used to normalize the rounding residue into an arbitrary rim
+/// direction, giving a support point off the shape. The point must stay on the shape and be
+/// extreme.
+#[test]
+fn support_along_the_axis_stays_on_the_shape() {
+    let a = Point3::<f64>::new(0.026483356965046695, -0.06981222572895021, 0.03454574383849767);
+    let b = Point3::new(0.007113033669743565, -0.04324302538675813, -0.008285711631788161);
+    let r: f64 = 0.02151409221696984;
+    let cyl = Cylinder::new(a, b, r).unwrap();
+    let cone = Cone::new(a, b, r).unwrap();
+    let u = cyl.axis();
+    let tilt = Vector3::new(1e-13, -2e-13, 3e-14);
+    for d in [u, -u, u * 1e-3, -u * 1e5, u + tilt, -u + tilt * 7.0, u + tilt * 1e3] {
+        for s in [cyl.support(&d), cone.support(&d)] {
+            let along = (s - a).dot(&u);
+            let radial = ((s - a) - u * along).norm();
+            assert!(
+                radial <= r * (1.0 + 1e-12) && along >= -1e-15 && along <= (b - a).norm() + 1e-15,
+                "{s:?}"
+            );
+        }
+        let best = d.dot(&a.coords).max(d.dot(&b.coords));
+        let perp = (d - u * d.dot(&u)).norm();
+        assert!((d.dot(&cyl.support(&d).coords) - best).abs() <= 1e-15 * d.norm() + r * perp);
+    }
+}

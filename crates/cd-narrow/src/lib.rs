@@ -1,8 +1,37 @@
 //! # `cd-narrow` — narrow phase
 //!
-//! Exact tests between two convex or primitive shapes: GJK (distance, closest points), EPA (penetration), SAT with a minimum translation vector, specialised primitive pairs and contact manifolds. Seed: Real-Time Rendering ch. 25.6–25.7 and the SAT/GJK/EPA notes. Depends on `cd-geom` only.
+//! Exact tests between two convex shapes: are they touching, how far apart, how deep, and
+//! where. Seed: Real-Time Rendering ch. 25.6–25.7 (GJK, EPA, SAT) and the notes on 2D GJK/EPA
+//! and SAT with a minimum translation vector. Depends on `cd-geom` only.
 //!
-//! **Status:** this layer's crate exists so the workspace has its final shape and dependency
-//! arrows (see `docs/ARCHITECTURE.md`); its algorithms land with their own issue. Until then it
-//! re-exports nothing beyond the layer below it.
+//! | module | algorithm |
+//! |---|---|
+//! | [`gjk`] | GJK distance, witness points and boolean test (van den Bergen 1999) with warm starts |
+//! | [`simplex`] | GJK's sub-algorithm: signed volumes (Montanari et al. 2017) |
+//! | [`mod@epa`] | EPA penetration depth (van den Bergen 2001), 2D polygon and 3D horizon expansion |
+//! | [`convex`] | GJK + EPA on core shapes plus radii, giving one [`Contact`] |
+//!
+//! ## Conventions
+//!
+//! Every query takes A then B and answers in world space with a [`Contact`]: the unit `normal`
+//! points from A to B, `distance` is signed (negative = penetration depth), `point_a` and
+//! `point_b` are the witness points (closest points when separated, deepest points when
+//! penetrating), and `status` says whether the answer converged, hit an iteration cap, or
+//! came from a degenerate configuration. Swapping A and B gives [`Contact::flipped`] up to
+//! the tolerances. Shapes are anything implementing [`cd_geom::SupportMap`], in 2D or 3D;
+//! place them in the world with [`cd_geom::Transformed`].
 #![forbid(unsafe_code)]
+
+pub use cd_geom::{Contact, ContactStatus};
+
+pub mod convex;
+pub mod epa;
+mod epa2;
+mod epa3;
+pub mod gjk;
+pub mod simplex;
+
+pub use convex::{convex_contact, convex_intersects, ConvexConfig};
+pub use epa::{epa, EpaConfig, Penetration};
+pub use gjk::{gjk_distance, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus, Intersection};
+pub use simplex::{Simplex, SimplexVertex};

@@ -88,9 +88,20 @@ impl<T: Real> SupportMap<T, 3> for Lozenge<T> {
 }
 
 /// The rim point of a disc (centre `c`, unit normal `u`, radius `r`) farthest along `d`.
+///
+/// When `d` is parallel to the axis (to rounding), the whole disc is supporting and the centre
+/// is returned: the rounding residue of `d − u(d·u)` has no meaningful direction.
 #[inline]
 fn disc_support<T: Real>(c: &Point<T, 3>, u: &Vector<T, 3>, r: T, d: &Vector<T, 3>) -> Point<T, 3> {
     let w = d - u * d.dot(u);
+    let tiny = T::epsilon() * T::lit(16.0) * d.amax();
+    if w.amax() <= tiny {
+        return *c;
+    }
+    // When d is nearly parallel to u, w is small and its rounding error (about ε|d|) is not
+    // perpendicular to u; projecting once more makes it perpendicular to within ε|w|, so the
+    // point stays on the disc.
+    let w = w - u * w.dot(u);
     c + unit_or_zero(&w) * r
 }
 

@@ -1,0 +1,166 @@
+//! EPA in 2D: a convex polygon of support points, counter-clockwise, expanded at its edge
+//! closest to the origin (the seed's 2D EPA, made robust).
+//!
+//! Edge normals come from the edge direction and the polygon's orientation, never from the
+//! origin, so an edge through the origin (touching contact) still has its outward normal and
+//! distance 0. A support point equal to an edge end, or no farther than the edge, ends the
+//! expansion: duplicate points cannot loop.
+
+use cd_geom::{ContactStatus, Real, SupportMap, Vector};
+
+use crate::epa::{
+    axis, distinct_vertices, scaled_tolerance, support_along, touching, EpaConfig, Penetration,
+};
+use crate::simplex::{Simplex, SimplexVertex};
+
+/// The outward unit normal of the counter-clockwise edge `p → q` (right-hand perpendicular),
+/// or `None` for a zero-length edge.
+fn edge_normal<T: Real, const D: usize>(p: &Vector<T, D>, q: &Vector<T, D>) -> Option<Vector<T, D>> {
+    let e = q - p;
+    let mut n: Vector<T, D> = Vector::zeros();
+    n[0] = e[1];
+    n[1] = -e[0];
+    n.try_normalize(T::zero())
+}
+
+/// z-component of `(q - p) × (r - p)`.
+fn orient<T: Real, const D: usize>(p: &Vector<T, D>, q: &Vector<T, D>, r: &Vector<T, D>) -> T {
+    (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+}
+
+/// EPA in 2D (D must be 2). See [`crate::epa()`].
+pub(crate) fn epa2<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    config: &EpaConfig<T>,
+) -> Penetration<T, D>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
+    let mut poly = match start_polygon(a, b, simplex, tol) {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    let mut last = (0, Vector::zeros(), T::zero());
+    for iteration in 0..config.max_iterations {
+        let (i, n, dist) = closest_edge(&poly);
+        last = (i, n, dist);
+        let w = support_along(a, b, &n);
+        let j = (i + 1) % poly.len();
+        let duplicate = (w.w - poly[i].w).norm() <= tol || (w.w - poly[j].w).norm() <= tol;
+        if n.dot(&w.w) - dist <= tol || duplicate {
+            return answer(&poly, i, n, dist, ContactStatus::Converged, iteration);
+        }
+        poly.insert(j, w);
+    }
+    let (i, n, dist) = last;
+    answer(&poly, i, n, dist, ContactStatus::IterationCap, config.max_iterations)
+}
+
+/// The edge closest to the origin: index of its first vertex, outward normal, distance.
+fn closest_edge<T: Real, const D: usize>(poly: &[SimplexVertex<T, D>]) -> (usize, Vector<T, D>, T) {
+    let mut best = (0, Vector::zeros(), T::infinity());
+    for i in 0..poly.len() {
+        let p = &poly[i].w;
+        let q = &poly[(i + 1) % poly.len()].w;
+        if let Some(n) = edge_normal(p, q) {
+            let d = n.dot(p);
+            if d < best.2 {
+                best = (i, n, d);
+            }
+        }
+    }
+    best
+}
+
+/// The penetration read off edge `i`: the origin's projection on it gives the witnesses.
+fn answer<T: Real, const D: usize>(
+    poly: &[SimplexVertex<T, D>],
+    i: usize,
+    n: Vector<T, D>,
+    dist: T,
+    status: ContactStatus,
+    iterations: u32,
+) -> Penetration<T, D> {
+    let p = &poly[i];
+    let q = &poly[(i + 1) % poly.len()];
+    let e = q.w - p.w;
+    let ee = e.norm_squared();
+    let t = if ee > T::zero() { (-p.w.dot(&e) / ee).max(T::zero()).min(T::one()) } else { T::zero() };
+    Penetration {
+        depth: dist.max(T::zero()),
+        normal: n,
+        point_a: p.a + (q.a - p.a) * t,
+        point_b: p.b + (q.b - p.b) * t,
+        status,
+        iterations,
+    }
+}
+
+/// Grows GJK's simplex into a counter-clockwise polygon around the origin, or returns the
+/// touching answer when A − B is a point or a segment.
+fn start_polygon<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    tol: T,
+) -> Result<Vec<SimplexVertex<T, D>>, Penetration<T, D>>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let mut pts = distinct_vertices(simplex, tol * tol);
+    if pts.len() == 3 && orient(&pts[0].w, &pts[1].w, &pts[2].w).abs() <= tol * (pts[1].w - pts[0].w).norm() {
+        pts.truncate(2);
+    }
+    if pts.len() == 1 {
+        let p0 = pts[0].w;
+        let found = (0..4).map(|k| {
+            let s = if k % 2 == 0 { T::one() } else { -T::one() };
+            support_along(a, b, &axis(k / 2, s))
+        });
+        match found.into_iter().find(|w| (w.w - p0).norm() > tol) {
+            Some(w) => pts.push(w),
+            None => return Err(touching(pts[0], axis(0, T::one()), ContactStatus::Degenerate, 0)),
+        }
+    }
+    if pts.len() == 2 {
+        // Both sides of the segment: a quadrilateral (or triangle) around it.
+        let (p, q) = (pts[0], pts[1]);
+        let n = edge_normal(&p.w, &q.w).unwrap_or_else(|| axis(1, T::one()));
+        let right = support_along(a, b, &n);
+        let left = support_along(a, b, &-n);
+        let hr = n.dot(&(right.w - p.w));
+        let hl = n.dot(&(p.w - left.w));
+        if hr <= tol && hl <= tol {
+            let (pa, pb) = simplex.witnesses();
+            return Err(Penetration {
+                depth: T::zero(),
+                normal: n,
+                point_a: pa,
+                point_b: pb,
+                status: ContactStatus::Degenerate,
+                iterations: 0,
+            });
+        }
+        // Counter-clockwise: p, (right of p → q), q, (left).
+        pts = vec![p];
+        if hr > tol {
+            pts.push(right);
+        }
+        pts.push(q);
+        if hl > tol {
+            pts.push(left);
+        }
+        return Ok(pts);
+    }
+    if orient(&pts[0].w, &pts[1].w, &pts[2].w) < T::zero() {
+        pts.swap(1, 2);
+    }
+    Ok(pts)
+}

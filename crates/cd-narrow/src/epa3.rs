@@ -1,0 +1,394 @@
+//! EPA in 3D: a triangulated convex polytope expanded by horizon computation.
+//!
+//! Faces keep their three neighbours, so the faces seen from a new support point are found by a
+//! flood fill from the closest face (they form one connected cap), and the hole is closed by
+//! one new face per horizon edge, linked to its neighbours by matching shared vertices. Faces
+//! with zero area never become the closest one; a horizon that is not a simple loop (possible
+//! only through rounding) stops the expansion with the best answer so far, flagged
+//! [`ContactStatus::Degenerate`], instead of corrupting the polytope.
+
+use cd_geom::{ContactStatus, Real, SupportMap, Vector};
+
+use crate::epa::{
+    axis, distinct_vertices, scaled_tolerance, support_along, touching, EpaConfig, Penetration,
+};
+use crate::simplex::{Simplex, SimplexVertex};
+
+/// `a × b` for D = 3 (generic code: the caller guarantees the dimension).
+#[inline]
+fn cross<T: Real, const D: usize>(a: &Vector<T, D>, b: &Vector<T, D>) -> Vector<T, D> {
+    Vector::from_fn(|i, _| {
+        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+        a[j] * b[k] - a[k] * b[j]
+    })
+}
+
+/// A neighbour across an edge: the face index and the edge index inside it.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    face: u32,
+    edge: u8,
+}
+
+/// A triangle of the polytope, counter-clockwise seen from outside.
+#[derive(Clone, Copy, Debug)]
+struct Face<T: Real, const D: usize> {
+    /// Vertex indices; edge `i` runs from `v[i]` to `v[(i + 1) % 3]`.
+    v: [u32; 3],
+    adj: [Link; 3],
+    /// Outward unit normal (zero for a face of zero area).
+    normal: Vector<T, D>,
+    /// Signed distance of the face's plane from the origin (infinite for a face of zero area).
+    dist: T,
+    alive: bool,
+}
+
+struct Polytope<T: Real, const D: usize> {
+    verts: Vec<SimplexVertex<T, D>>,
+    faces: Vec<Face<T, D>>,
+}
+
+const NO_LINK: Link = Link { face: u32::MAX, edge: 0 };
+
+impl<T: Real, const D: usize> Polytope<T, D> {
+    fn add_face(&mut self, v: [u32; 3]) -> u32 {
+        let w = |i: usize| self.verts[v[i] as usize].w;
+        let n = cross(&(w(1) - w(0)), &(w(2) - w(0)));
+        let len = n.norm();
+        let (normal, dist) = if len > T::zero() && len.is_finite() {
+            let normal = n / len;
+            (normal, normal.dot(&w(0)))
+        } else {
+            (Vector::zeros(), T::infinity())
+        };
+        self.faces.push(Face { v, adj: [NO_LINK; 3], normal, dist, alive: true });
+        (self.faces.len() - 1) as u32
+    }
+
+    /// Links every edge of the faces `from..` to its twin among the same faces (the start
+    /// polytope: a handful of faces, a quadratic search is fine).
+    fn link_all(&mut self) {
+        let n = self.faces.len();
+        for f in 0..n {
+            for i in 0..3 {
+                let (a, b) = (self.faces[f].v[i], self.faces[f].v[(i + 1) % 3]);
+                'search: for g in 0..n {
+                    for j in 0..3 {
+                        if self.faces[g].v[j] == b && self.faces[g].v[(j + 1) % 3] == a {
+                            self.faces[f].adj[i] = Link { face: g as u32, edge: j as u8 };
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn closest_face(&self) -> Option<usize> {
+        let mut best: Option<(usize, T)> = None;
+        for (i, f) in self.faces.iter().enumerate() {
+            if f.alive && f.dist.is_finite() && best.is_none_or(|(_, d)| f.dist < d) {
+                best = Some((i, f.dist));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// Replaces the faces seen from vertex `wi` (starting with `start`) by a fan through it.
+    /// Returns false when the hole's rim is not a simple loop.
+    fn expand(
+        &mut self,
+        start: usize,
+        wi: u32,
+        eps: T,
+        horizon: &mut Vec<Link>,
+        stack: &mut Vec<u32>,
+    ) -> bool {
+        let w = self.verts[wi as usize].w;
+        horizon.clear();
+        stack.clear();
+        self.faces[start].alive = false;
+        stack.push(start as u32);
+        while let Some(f) = stack.pop() {
+            for i in 0..3 {
+                let l = self.faces[f as usize].adj[i];
+                let g = &mut self.faces[l.face as usize];
+                if !g.alive {
+                    continue;
+                }
+                if g.normal.dot(&w) - g.dist > eps {
+                    g.alive = false;
+                    stack.push(l.face);
+                } else {
+                    horizon.push(l);
+                }
+            }
+        }
+        let first_new = self.faces.len();
+        for &l in horizon.iter() {
+            let hf = self.faces[l.face as usize];
+            let (a, b) = (hf.v[l.edge as usize], hf.v[(l.edge as usize + 1) % 3]);
+            let nf = self.add_face([b, a, wi]);
+            self.faces[nf as usize].adj[0] = l;
+            self.faces[l.face as usize].adj[l.edge as usize] = Link { face: nf, edge: 0 };
+        }
+        // New face (b, a, w): its edge 1 (a → w) meets the new face whose edge 2 is (w → a),
+        // the one whose first vertex is a. Each rim vertex must start exactly one new face.
+        for k in first_new..self.faces.len() {
+            let a = self.faces[k].v[1];
+            let mut twin = None;
+            for m in first_new..self.faces.len() {
+                if self.faces[m].v[0] == a {
+                    if twin.is_some() {
+                        return false;
+                    }
+                    twin = Some(m);
+                }
+            }
+            let Some(m) = twin else { return false };
+            self.faces[k].adj[1] = Link { face: m as u32, edge: 2 };
+            self.faces[m].adj[2] = Link { face: k as u32, edge: 1 };
+        }
+        true
+    }
+
+    /// Barycentric weights of the point `p` of face `f`'s plane (negative outside the face).
+    fn barycentric(&self, f: usize, p: &Vector<T, D>) -> [T; 3] {
+        let face = &self.faces[f];
+        let w = |i: usize| self.verts[face.v[i] as usize].w;
+        let n = face.normal;
+        let area = |x: &Vector<T, D>, y: &Vector<T, D>| n.dot(&cross(&(x - p), &(y - p)));
+        let l = [area(&w(1), &w(2)), area(&w(2), &w(0)), area(&w(0), &w(1))];
+        let sum = l[0] + l[1] + l[2];
+        if sum > T::zero() {
+            [l[0] / sum, l[1] / sum, l[2] / sum]
+        } else {
+            [T::one(), T::zero(), T::zero()]
+        }
+    }
+
+    /// The penetration read off face `f`: the origin's projection on it, expressed in the
+    /// face's vertices, gives the witness points. When the projection falls outside `f` (it can
+    /// only do so when neighbouring faces are coplanar with `f`), the coplanar face that
+    /// contains it is used instead.
+    fn answer(&self, f: usize, status: ContactStatus, iterations: u32) -> Penetration<T, D> {
+        let n = self.faces[f].normal;
+        let dist = self.faces[f].dist;
+        let p = n * dist;
+        let min_weight = |l: &[T; 3]| l[0].min(l[1]).min(l[2]);
+        let mut best = (f, self.barycentric(f, &p));
+        if min_weight(&best.1) < T::zero() {
+            let slack = T::epsilon() * T::lit(1e3) * (T::one() + dist.abs());
+            for (g, face) in self.faces.iter().enumerate() {
+                let coplanar =
+                    face.alive && (face.dist - dist).abs() <= slack && (face.normal - n).norm() <= slack;
+                if coplanar {
+                    let l = self.barycentric(g, &p);
+                    if min_weight(&l) > min_weight(&best.1) {
+                        best = (g, l);
+                    }
+                }
+            }
+        }
+        let (g, mut l) = best;
+        // Clamp rounding-size negatives so the witnesses stay on the shapes.
+        l.iter_mut().for_each(|x| *x = x.max(T::zero()));
+        let sum = l[0] + l[1] + l[2];
+        l.iter_mut().for_each(|x| *x /= sum);
+        let v = |i: usize| &self.verts[self.faces[g].v[i] as usize];
+        let mix = |pick: fn(&SimplexVertex<T, D>) -> Vector<T, D>| {
+            (0..3).fold(Vector::zeros(), |acc: Vector<T, D>, i| acc + pick(v(i)) * l[i])
+        };
+        Penetration {
+            depth: dist.max(T::zero()),
+            normal: n,
+            point_a: mix(|s| s.a.coords).into(),
+            point_b: mix(|s| s.b.coords).into(),
+            status,
+            iterations,
+        }
+    }
+}
+
+/// A vector orthogonal to `d` (not normalized; zero only for `d = 0`).
+fn orthogonal<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
+    let k = d.iamin();
+    cross(d, &axis(k, T::one()))
+}
+
+/// EPA in 3D (D must be 3). See [`crate::epa()`].
+pub(crate) fn epa3<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    config: &EpaConfig<T>,
+) -> Penetration<T, D>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
+    let mut poly = match start_polytope(a, b, simplex, tol) {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    // Visibility threshold: far below the convergence tolerance, so the closest face is
+    // always visible from a point that did not converge.
+    let eps_visible = tol * T::lit(1e-3);
+    let mut horizon = Vec::with_capacity(32);
+    let mut stack = Vec::with_capacity(32);
+    let mut best = poly.closest_face().unwrap_or(0);
+    for iteration in 0..config.max_iterations {
+        let Some(f) = poly.closest_face() else {
+            return poly.answer(best, ContactStatus::Degenerate, iteration);
+        };
+        best = f;
+        let n = poly.faces[f].normal;
+        let w = support_along(a, b, &n);
+        if n.dot(&w.w) - poly.faces[f].dist <= tol {
+            return poly.answer(f, ContactStatus::Converged, iteration);
+        }
+        let wi = poly.verts.len() as u32;
+        poly.verts.push(w);
+        if !poly.expand(f, wi, eps_visible, &mut horizon, &mut stack) {
+            return poly.answer(f, ContactStatus::Degenerate, iteration + 1);
+        }
+    }
+    let f = poly.closest_face().unwrap_or(best);
+    poly.answer(f, ContactStatus::IterationCap, config.max_iterations)
+}
+
+/// Grows GJK's simplex into a tetrahedron or a bipyramid around the origin, or returns the
+/// touching answer when A − B is flat around it.
+fn start_polytope<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    tol: T,
+) -> Result<Polytope<T, D>, Penetration<T, D>>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let mut pts = distinct_vertices(simplex, tol * tol);
+    let flat = |n: Vector<T, D>| {
+        let (pa, pb) = simplex.witnesses();
+        let unit = n.try_normalize(T::zero()).unwrap_or_else(|| axis(0, T::one()));
+        Err(Penetration {
+            depth: T::zero(),
+            normal: unit,
+            point_a: pa,
+            point_b: pb,
+            status: ContactStatus::Degenerate,
+            iterations: 0,
+        })
+    };
+    drop_flat_vertices(&mut pts, tol);
+    if pts.len() == 1 {
+        let p0 = pts[0].w;
+        let found = (0..6).map(|k| {
+            let s = if k % 2 == 0 { T::one() } else { -T::one() };
+            support_along(a, b, &axis(k / 2, s))
+        });
+        match found.into_iter().find(|w| (w.w - p0).norm() > tol) {
+            Some(w) => pts.push(w),
+            None => return Err(touching(pts[0], axis(0, T::one()), ContactStatus::Degenerate, 0)),
+        }
+    }
+    if pts.len() == 2 {
+        let d = pts[1].w - pts[0].w;
+        let u = orthogonal(&d);
+        let v = cross(&d, &u);
+        let dn = d.norm();
+        let off_line = |w: &SimplexVertex<T, D>| cross(&(w.w - pts[0].w), &d).norm() > tol * dn;
+        let dirs = [u, -u, v, -v];
+        match dirs.iter().map(|dir| support_along(a, b, dir)).find(off_line) {
+            Some(w) => pts.push(w),
+            None => return flat(u),
+        }
+    }
+    let mut poly = Polytope { verts: Vec::with_capacity(64), faces: Vec::with_capacity(128) };
+    if pts.len() == 3 {
+        let n = cross(&(pts[1].w - pts[0].w), &(pts[2].w - pts[0].w));
+        let n = n.try_normalize(T::zero()).unwrap_or_else(|| axis(0, T::one()));
+        let up = support_along(a, b, &n);
+        let down = support_along(a, b, &-n);
+        let hu = n.dot(&(up.w - pts[0].w));
+        let hd = n.dot(&(pts[0].w - down.w));
+        if hu <= tol && hd <= tol {
+            return flat(n);
+        }
+        poly.verts.extend_from_slice(&pts);
+        let mut apexes = Vec::with_capacity(2);
+        if hu > tol {
+            poly.verts.push(up);
+            apexes.push((poly.verts.len() as u32 - 1, true));
+        }
+        if hd > tol {
+            poly.verts.push(down);
+            apexes.push((poly.verts.len() as u32 - 1, false));
+        }
+        for &(x, above) in &apexes {
+            for i in 0..3u32 {
+                let j = (i + 1) % 3;
+                poly.add_face(if above { [i, j, x] } else { [j, i, x] });
+            }
+        }
+        if apexes.len() == 1 {
+            // The triangle itself closes the tetrahedron, facing away from the apex.
+            poly.add_face(if apexes[0].1 { [0, 2, 1] } else { [0, 1, 2] });
+        }
+    } else {
+        let w = |i: usize| pts[i].w;
+        let det = cross(&(w(1) - w(0)), &(w(2) - w(0))).dot(&(w(3) - w(0)));
+        if det > T::zero() {
+            pts.swap(1, 2);
+        }
+        poly.verts.extend_from_slice(&pts[..4]);
+        for f in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
+            poly.add_face(f);
+        }
+    }
+    poly.link_all();
+    Ok(poly)
+}
+
+/// Reduces a flat tetrahedron to its largest face and a collinear triangle to its longest
+/// edge, so the growth steps start from a proper simplex.
+fn drop_flat_vertices<T: Real, const D: usize>(pts: &mut Vec<SimplexVertex<T, D>>, tol: T) {
+    if pts.len() == 4 {
+        let w = |i: usize| pts[i].w;
+        let det = cross(&(w(1) - w(0)), &(w(2) - w(0))).dot(&(w(3) - w(0)));
+        let scale = (w(1) - w(0)).norm() * (w(2) - w(0)).norm() * (w(3) - w(0)).norm();
+        if det.abs() <= T::epsilon() * T::lit(100.0) * scale {
+            let area = |i: usize, j: usize, k: usize| cross(&(w(j) - w(i)), &(w(k) - w(i))).norm();
+            let drop = (0..4)
+                .map(|d| {
+                    let f: Vec<usize> = (0..4).filter(|&x| x != d).collect();
+                    (d, area(f[0], f[1], f[2]))
+                })
+                .fold((0, -T::one()), |best, c| if c.1 > best.1 { c } else { best })
+                .0;
+            pts.remove(drop);
+        }
+    }
+    if pts.len() == 3 {
+        let d1 = pts[1].w - pts[0].w;
+        let d2 = pts[2].w - pts[0].w;
+        if cross(&d1, &d2).norm() <= tol * d1.norm().max(d2.norm()) {
+            // Keep the two points farthest apart.
+            let pairs = [(0, 1), (0, 2), (1, 2)];
+            let (i, j) = pairs
+                .into_iter()
+                .max_by(|p, q| {
+                    let lp = (pts[p.0].w - pts[p.1].w).norm_squared();
+                    let lq = (pts[q.0].w - pts[q.1].w).norm_squared();
+                    lp.partial_cmp(&lq).unwrap_or(core::cmp::Ordering::Equal)
+                })
+                .unwrap_or((0, 1));
+            *pts = vec![pts[i], pts[j]];
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! The GJK simplex and its sub-algorithm: the point of a simplex (1 to D + 1 points of the
+//! configuration-space obstacle A − B) closest to the origin.
+//!
+//! The sub-algorithm is the signed-volumes method of Montanari, Petrinic and Barbieri
+//! ("Improving the GJK algorithm for faster and more reliable distance queries between convex
+//! objects", ACM TOG 2017): instead of Johnson's Gram-matrix determinants, whose cancellation
+//! makes GJK cycle or report false contacts on thin shapes, the barycentric coordinates of the
+//! origin's projection come from signed volumes (tetrahedron), signed areas in the best
+//! coordinate plane (triangle) and the longest axis (segment). When a coordinate has the wrong
+//! sign the origin is outside the opposite facet, and only those facets are searched.
+//!
+//! Every vertex keeps the two support points it came from, so the witness points on A and on B
+//! are the same barycentric combination of them.
+
+use cd_geom::{Point, Real, Vector};
+
+/// One vertex of the simplex: `w = a - b` with `a` a support point of A and `b` of B.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimplexVertex<T: Real, const D: usize> {
+    /// The point of A − B.
+    pub w: Vector<T, D>,
+    /// The support point on A.
+    pub a: Point<T, D>,
+    /// The support point on B.
+    pub b: Point<T, D>,
+}
+
+impl<T: Real, const D: usize> SimplexVertex<T, D> {
+    /// The vertex `a - b` from the two support points.
+    #[inline]
+    pub fn new(a: Point<T, D>, b: Point<T, D>) -> Self {
+        Self { w: a - b, a, b }
+    }
+}
+
+/// A simplex of up to four vertices (three in 2D) with the barycentric weights of its point
+/// closest to the origin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Simplex<T: Real, const D: usize> {
+    vertices: [SimplexVertex<T, D>; 4],
+    lambdas: [T; 4],
+    len: usize,
+}
+
+impl<T: Real, const D: usize> Simplex<T, D> {
+    /// The simplex with the single vertex `v` (weight 1).
+    pub fn single(v: SimplexVertex<T, D>) -> Self {
+        Self { vertices: [v; 4], lambdas: [T::one(), T::zero(), T::zero(), T::zero()], len: 1 }
+    }
+
+    /// Number of vertices (1 to D + 1).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always false: a simplex has at least one vertex.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The vertices.
+    #[inline]
+    pub fn vertices(&self) -> &[SimplexVertex<T, D>] {
+        &self.vertices[..self.len]
+    }
+
+    /// Barycentric weights of the closest point, one per vertex (they sum to one).
+    #[inline]
+    pub fn lambdas(&self) -> &[T] {
+        &self.lambdas[..self.len]
+    }
+
+    /// Whether the simplex already has a vertex equal to `w` (up to `tol²` in squared length).
+    pub fn contains(&self, w: &Vector<T, D>, tol_sq: T) -> bool {
+        self.vertices().iter().any(|v| (v.w - w).norm_squared() <= tol_sq)
+    }
+
+    /// Whether the simplex is full-dimensional (D + 1 vertices), which the sub-algorithm
+    /// only keeps when it encloses the origin.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.len == D + 1
+    }
+
+    /// Largest squared length of a vertex: the scale for absolute tolerances.
+    pub fn max_norm_squared(&self) -> T {
+        self.vertices().iter().fold(T::zero(), |m, v| m.max(v.w.norm_squared()))
+    }
+
+    /// Appends a vertex (the caller then calls [`Simplex::reduce`]). Ignored when full.
+    #[inline]
+    pub fn push(&mut self, v: SimplexVertex<T, D>) {
+        if self.len < D + 1 && self.len < 4 {
+            self.vertices[self.len] = v;
+            self.len += 1;
+        }
+    }
+
+    /// The closest point to the origin, `Σ λᵢ wᵢ`.
+    pub fn closest(&self) -> Vector<T, D> {
+        self.vertices().iter().zip(self.lambdas()).fold(Vector::zeros(), |acc, (v, &l)| acc + v.w * l)
+    }
+
+    /// The witness points on A and on B, `Σ λᵢ aᵢ` and `Σ λᵢ bᵢ`.
+    pub fn witnesses(&self) -> (Point<T, D>, Point<T, D>) {
+        let mut a = Vector::zeros();
+        let mut b = Vector::zeros();
+        for (v, &l) in self.vertices().iter().zip(self.lambdas()) {
+            a += v.a.coords * l;
+            b += v.b.coords * l;
+        }
+        (Point::from(a), Point::from(b))
+    }
+
+    /// Replaces the simplex by the smallest sub-simplex that contains its point closest to the
+    /// origin, with that point's barycentric weights. Returns the closest point.
+    pub fn reduce(&mut self) -> Vector<T, D> {
+        let w = |i: usize| self.vertices[i].w;
+        let solution = match self.len {
+            1 => Solution::vertex(0),
+            2 => segment(&w(0), &w(1), [0, 1]),
+            3 => triangle(&w(0), &w(1), &w(2), [0, 1, 2]),
+            _ => tetrahedron(&[w(0), w(1), w(2), w(3)]),
+        };
+        self.apply(&solution);
+        self.closest()
+    }
+
+    fn apply(&mut self, s: &Solution<T>) {
+        let old = self.vertices;
+        for k in 0..s.len {
+            self.vertices[k] = old[s.index[k]];
+            self.lambdas[k] = s.lambda[k];
+        }
+        self.len = s.len;
+    }
+}
+
+/// A sub-simplex (indices into the caller's vertices) and the barycentric weights of the
+/// origin's closest point on it.
+#[derive(Clone, Copy, Debug)]
+struct Solution<T> {
+    index: [usize; 4],
+    lambda: [T; 4],
+    len: usize,
+}
+
+impl<T: Real> Solution<T> {
+    fn vertex(i: usize) -> Self {
+        Self { index: [i, 0, 0, 0], lambda: [T::one(), T::zero(), T::zero(), T::zero()], len: 1 }
+    }
+
+    fn point<const D: usize>(&self, w: &[Vector<T, D>]) -> Vector<T, D> {
+        (0..self.len).fold(Vector::zeros(), |acc, k| acc + w[self.index[k]] * self.lambda[k])
+    }
+}
+
+/// Whether `a` and `b` are both strictly positive or both strictly negative.
+#[inline]
+fn same_sign<T: Real>(a: T, b: T) -> bool {
+    (a > T::zero() && b > T::zero()) || (a < T::zero() && b < T::zero())
+}
+
+/// Keeps the candidate closer to the origin.
+fn closer<T: Real, const D: usize>(
+    best: Option<(Solution<T>, T)>,
+    candidate: Solution<T>,
+    w: &[Vector<T, D>],
+) -> Option<(Solution<T>, T)> {
+    let d = candidate.point(w).norm_squared();
+    match best {
+        Some((_, bd)) if bd <= d => best,
+        _ => Some((candidate, d)),
+    }
+}
+
+/// Closest point of segment `[p, q]` (caller indices `ids`) to the origin.
+fn segment<T: Real, const D: usize>(p: &Vector<T, D>, q: &Vector<T, D>, ids: [usize; 2]) -> Solution<T> {
+    let t = q - p;
+    let tt = t.norm_squared();
+    // Parameter of the origin's projection on the line through p and q: q's weight.
+    let num = -p.dot(&t);
+    if num > T::zero() && num < tt {
+        let lq = num / tt;
+        return Solution {
+            index: [ids[0], ids[1], 0, 0],
+            lambda: [T::one() - lq, lq, T::zero(), T::zero()],
+            len: 2,
+        };
+    }
+    if num >= tt && tt > T::zero() {
+        Solution::vertex(ids[1])
+    } else {
+        Solution::vertex(ids[0])
+    }
+}
+
+/// Closest point of triangle `(p, q, r)` to the origin (caller indices `ids`): D = 2 tests
+/// the origin against the triangle itself, D = 3 projects it on the plane first and uses the
+/// coordinate plane in which the triangle has the largest area.
+fn triangle<T: Real, const D: usize>(
+    p: &Vector<T, D>,
+    q: &Vector<T, D>,
+    r: &Vector<T, D>,
+    ids: [usize; 3],
+) -> Solution<T> {
+    let (areas, total) = triangle_areas(p, q, r);
+    if areas.iter().all(|&c| same_sign(c, total)) {
+        let lambda = [areas[0] / total, areas[1] / total, areas[2] / total, T::zero()];
+        return Solution { index: [ids[0], ids[1], ids[2], 0], lambda, len: 3 };
+    }
+    // The origin's projection is outside (or on) the edge opposite each vertex whose area has
+    // the wrong sign: search those edges only.
+    let pts = [*p, *q, *r];
+    let mut local: [Vector<T, D>; 4] = [Vector::zeros(); 4];
+    local[..3].copy_from_slice(&pts);
+    let mut best: Option<(Solution<T>, T)> = None;
+    for (j, &area) in areas.iter().enumerate() {
+        if same_sign(area, total) {
+            continue;
+        }
+        let (i0, i1) = ((j + 1) % 3, (j + 2) % 3);
+        let s = segment(&pts[i0], &pts[i1], [i0, i1]);
+        best = closer(best, s, &local);
+    }
+    let (mut s, _) = best.unwrap_or((Solution::vertex(0), T::zero()));
+    for k in 0..s.len {
+        s.index[k] = ids[s.index[k]];
+    }
+    s
+}
+
+/// Signed areas of the three sub-triangles (origin's projection replacing each vertex in
+/// turn) and of the whole triangle, in the plane where the triangle's area is largest.
+fn triangle_areas<T: Real, const D: usize>(
+    p: &Vector<T, D>,
+    q: &Vector<T, D>,
+    r: &Vector<T, D>,
+) -> ([T; 3], T) {
+    let cross2 = |a: &[T; 2], b: &[T; 2]| a[0] * b[1] - a[1] * b[0];
+    let (p2, q2, r2, o2) = if D == 2 {
+        ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()])
+    } else {
+        let u = q - p;
+        let v = r - p;
+        let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        let nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+        if nn <= T::zero() || !nn.is_finite() {
+            return ([T::zero(); 3], T::zero());
+        }
+        // Origin projected on the triangle's plane.
+        let s = (p[0] * n[0] + p[1] * n[1] + p[2] * n[2]) / nn;
+        let o = [n[0] * s, n[1] * s, n[2] * s];
+        // Drop the axis along which the normal is largest; (i, j) cyclic keeps the sign of n_k.
+        let k = if n[0].abs() >= n[1].abs() && n[0].abs() >= n[2].abs() {
+            0
+        } else if n[1].abs() >= n[2].abs() {
+            1
+        } else {
+            2
+        };
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        ([p[i], p[j]], [q[i], q[j]], [r[i], r[j]], [o[i], o[j]])
+    };
+    let sub = |a: &[T; 2], b: &[T; 2]| [a[0] - b[0], a[1] - b[1]];
+    let total = cross2(&sub(&q2, &p2), &sub(&r2, &p2));
+    let areas = [
+        cross2(&sub(&q2, &o2), &sub(&r2, &o2)),
+        cross2(&sub(&r2, &o2), &sub(&p2, &o2)),
+        cross2(&sub(&p2, &o2), &sub(&q2, &o2)),
+    ];
+    (areas, total)
+}
+
+/// Closest point of a tetrahedron (3D only) to the origin.
+fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T> {
+    let det = |a: &Vector<T, D>, b: &Vector<T, D>, c: &Vector<T, D>| {
+        a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+            + a[2] * (b[0] * c[1] - b[1] * c[0])
+    };
+    // Signed volume of the tetrahedron with vertex i replaced by the origin, relative to
+    // vertex 0 of the remaining ones: vol(a, b, c, d) = det(b - a, c - a, d - a).
+    let vol = |a: &Vector<T, D>, b: &Vector<T, D>, c: &Vector<T, D>, d: &Vector<T, D>| {
+        det(&(b - a), &(c - a), &(d - a))
+    };
+    let o = Vector::zeros();
+    let total = vol(&w[0], &w[1], &w[2], &w[3]);
+    let c = [
+        vol(&o, &w[1], &w[2], &w[3]),
+        vol(&w[0], &o, &w[2], &w[3]),
+        vol(&w[0], &w[1], &o, &w[3]),
+        vol(&w[0], &w[1], &w[2], &o),
+    ];
+    if c.iter().all(|&x| same_sign(x, total)) {
+        return Solution {
+            index: [0, 1, 2, 3],
+            lambda: [c[0] / total, c[1] / total, c[2] / total, c[3] / total],
+            len: 4,
+        };
+    }
+    let mut best: Option<(Solution<T>, T)> = None;
+    for j in 0..4 {
+        if same_sign(c[j], total) {
+            continue;
+        }
+        let f = FACES[j];
+        let s = triangle(&w[f[0]], &w[f[1]], &w[f[2]], f);
+        best = closer(best, s, w);
+    }
+    best.map_or(Solution::vertex(0), |(s, _)| s)
+}
+
+/// The face opposite each vertex of a tetrahedron.
+const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Point3, Vector3};
+
+    fn vertex(w: [f64; 3]) -> SimplexVertex<f64, 3> {
+        SimplexVertex::new(Point3::from(Vector3::from(w)), Point3::origin())
+    }
+
+    #[test]
+    fn segment_interior_and_ends() {
+        // Segment from (-1, 1, 0) to (1, 1, 0): closest point (0, 1, 0), half and half.
+        let mut s = Simplex::single(vertex([-1.0, 1.0, 0.0]));
+        s.push(vertex([1.0, 1.0, 0.0]));
+        let v = s.reduce();
+        assert_eq!(v, Vector3::new(0.0, 1.0, 0.0));
+        assert_eq!(s.lambdas(), &[0.5, 0.5]);
+        // Segment from (1, 0, 0) to (2, 0, 0): the first end.
+        let mut s = Simplex::single(vertex([2.0, 0.0, 0.0]));
+        s.push(vertex([1.0, 0.0, 0.0]));
+        assert_eq!(s.reduce(), Vector3::new(1.0, 0.0, 0.0));
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn triangle_face_edge_and_vertex_regions() {
+        // Triangle in z = 1 around the z axis: the closest point is (0, 0, 1), inside.
+        let mut s = Simplex::single(vertex([-1.0, -1.0, 1.0]));
+        s.push(vertex([2.0, -1.0, 1.0]));
+        s.push(vertex([-1.0, 2.0, 1.0]));
+        let v = s.reduce();
+        assert!((v - Vector3::new(0.0, 0.0, 1.0)).norm() < 1e-15);
+        assert_eq!(s.len(), 3);
+        // Triangle x ∈ [1, 2] in the plane z = 0: the edge x = 1 is closest, at (1, 0, 0).
+        let mut s = Simplex::single(vertex([1.0, -1.0, 0.0]));
+        s.push(vertex([1.0, 1.0, 0.0]));
+        s.push(vertex([2.0, 0.0, 0.0]));
+        assert_eq!(s.reduce(), Vector3::new(1.0, 0.0, 0.0));
+        assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn tetrahedron_inside_and_outside() {
+        let corners = [[1.0, 1.0, 1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0], [-1.0, -1.0, 1.0]];
+        let mut s = Simplex::single(vertex(corners[0]));
+        for c in &corners[1..] {
+            s.push(vertex(*c));
+        }
+        assert_eq!(s.reduce(), Vector3::zeros());
+        assert!(s.is_full());
+        assert!(s.lambdas().iter().all(|&l| (l - 0.25).abs() < 1e-15));
+        // Shifted by +3 in x: the origin is closest to the face x = 2 of vertices 2 and 3.
+        let mut s = Simplex::single(vertex([4.0, 1.0, 1.0]));
+        for c in &corners[1..] {
+            s.push(vertex([c[0] + 3.0, c[1], c[2]]));
+        }
+        let v = s.reduce();
+        assert!((v - Vector3::new(2.0, 0.0, 0.0)).norm() < 1e-12, "{v}");
+    }
+
+    #[test]
+    fn degenerate_simplices_fall_back_to_lower_ones() {
+        // Collinear triangle and flat tetrahedron: the answer still is the closest point.
+        let mut s = Simplex::single(vertex([1.0, -1.0, 3.0]));
+        s.push(vertex([1.0, 0.0, 3.0]));
+        s.push(vertex([1.0, 1.0, 3.0]));
+        assert!((s.reduce() - Vector3::new(1.0, 0.0, 3.0)).norm() < 1e-15);
+        let mut s = Simplex::single(vertex([1.0, -1.0, -1.0]));
+        s.push(vertex([1.0, 1.0, -1.0]));
+        s.push(vertex([1.0, 0.0, 1.0]));
+        s.push(vertex([1.0, 0.0, 0.0]));
+        assert!((s.reduce() - Vector3::new(1.0, 0.0, 0.0)).norm() < 1e-15);
+    }
+
+    #[test]
+    fn planar_triangle_encloses_origin() {
+        use nalgebra::{Point2, Vector2};
+        let v2 = |x: f64, y: f64| SimplexVertex::new(Point2::new(x, y), Point2::origin());
+        let mut s = Simplex::single(v2(-1.0, -1.0));
+        s.push(v2(1.0, -1.0));
+        s.push(v2(0.0, 1.0));
+        assert_eq!(s.reduce(), Vector2::zeros());
+        assert!(s.is_full());
+        let mut s = Simplex::single(v2(1.0, 1.0));
+        s.push(v2(3.0, 1.0));
+        s.push(v2(1.0, 3.0));
+        assert_eq!(s.reduce(), Vector2::new(1.0, 1.0));
+    }
+}

@@ -1,0 +1,324 @@
+//! GJK and EPA against exact oracles: brute-force hull distances, the exact minimum over all
+//! candidate separating axes, hand-derived edge cases, symmetry and rigid-motion invariance.
+
+mod common;
+
+use cd_geom::*;
+use cd_narrow::*;
+use common::*;
+use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+
+fn cfg() -> ConvexConfig<f64> {
+    ConvexConfig::default()
+}
+
+fn contact<A: SupportMap<f64, D>, B: SupportMap<f64, D>, const D: usize>(a: &A, b: &B) -> Contact<f64, D> {
+    convex_contact(a, 0.0, b, 0.0, &cfg(), &mut GjkCache::default())
+}
+
+/// Checks a contact's internal consistency: unit normal, finite values, witness points that
+/// differ by `distance · normal`.
+fn assert_consistent<const D: usize>(c: &Contact<f64, D>, tol: f64) {
+    assert!(c.distance.is_finite(), "{c:?}");
+    assert!((c.normal.norm() - 1.0).abs() < 1e-9, "normal not unit: {c:?}");
+    let gap = c.point_b - c.point_a;
+    assert!((gap - c.normal * c.distance).norm() <= tol, "witnesses off: {c:?}");
+}
+
+#[test]
+fn distance_and_depth_match_brute_force_3d() {
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let (mut separated, mut overlapping) = (0, 0);
+    for _ in 0..400 {
+        let a = rng.blob::<3>(8, 1.5, 0.2, 1.5);
+        let b = rng.blob::<3>(8, 1.5, 0.2, 1.5);
+        let c = contact(&a, &b);
+        assert_consistent(&c, 1e-9);
+        assert_eq!(c.status, ContactStatus::Converged);
+        let brute = brute_distance_3d(&a.0, &b.0);
+        if brute > 1e-9 {
+            separated += 1;
+            assert!((c.distance - brute).abs() <= 1e-9, "gjk {} brute {brute}", c.distance);
+            // The witnesses lie on the supporting planes of the normal.
+            assert!(a.0.iter().all(|p| c.normal.dot(&p.coords) <= c.normal.dot(&c.point_a.coords) + 1e-9));
+            assert!(b.0.iter().all(|p| c.normal.dot(&p.coords) >= c.normal.dot(&c.point_b.coords) - 1e-9));
+        } else {
+            overlapping += 1;
+            let (exact, _) = exact_depth(&a.0, &b.0, &candidate_axes_3d(&a.0, &b.0));
+            assert!((c.depth() - exact).abs() <= 1e-7 * (1.0 + exact), "epa {} exact {exact}", c.depth());
+            // Translating B by depth · normal separates the hulls (to the tolerance).
+            assert!(overlap_along(&a.0, &b.0, &c.normal) <= c.depth() + 1e-7);
+        }
+    }
+    assert!(separated > 50 && overlapping > 50, "{separated} separated, {overlapping} overlapping");
+}
+
+fn rng_vec(rng: &mut Rng, r: f64) -> V3 {
+    rng.vector::<3>(-r, r)
+}
+
+#[test]
+fn distance_and_depth_match_brute_force_2d() {
+    let mut rng = Rng(0x2545f4914f6cdd1d);
+    let (mut separated, mut overlapping) = (0, 0);
+    for _ in 0..1000 {
+        let ca = rng.vector::<2>(-1.5, 1.5);
+        let cb = rng.vector::<2>(-1.5, 1.5);
+        let (ra, rb) = (rng.range(0.2, 1.5), rng.range(0.2, 1.5));
+        let a = rng.cloud::<2>(7, ca, ra);
+        let b = rng.cloud::<2>(7, cb, rb);
+        let c = contact(&a, &b);
+        assert_consistent(&c, 1e-9);
+        assert_eq!(c.status, ContactStatus::Converged);
+        let brute = brute_distance_2d(&a.0, &b.0);
+        if brute > 1e-9 {
+            separated += 1;
+            assert!((c.distance - brute).abs() <= 1e-9, "gjk {} brute {brute}", c.distance);
+        } else {
+            overlapping += 1;
+            let (exact, _) = exact_depth(&a.0, &b.0, &candidate_axes_2d(&a.0, &b.0));
+            assert!((c.depth() - exact).abs() <= 1e-9 * (1.0 + exact), "epa {} exact {exact}", c.depth());
+            assert!(overlap_along(&a.0, &b.0, &c.normal) <= c.depth() + 1e-9);
+        }
+    }
+    assert!(separated > 100 && overlapping > 100, "{separated} separated, {overlapping} overlapping");
+}
+
+#[test]
+fn swapping_the_shapes_mirrors_the_contact_and_rigid_motion_moves_it() {
+    let mut rng = Rng(77);
+    for _ in 0..300 {
+        let a = rng.blob::<3>(10, 1.0, 1.0, 1.0);
+        let b = rng.blob::<3>(10, 1.0, 1.0, 1.0);
+        let ab = contact(&a, &b);
+        let ba = contact(&b, &a);
+        assert!((ab.distance - ba.distance).abs() < 1e-8, "{} vs {}", ab.distance, ba.distance);
+        // The normal is unique except for ties between axes of equal depth.
+        let tie = (ab.normal + ba.normal).norm() > 1e-6;
+        if tie {
+            let alt = overlap_along(&a.0, &b.0, &-ba.normal);
+            assert!((alt - ab.depth()).abs() < 1e-7 || ab.distance > 0.0, "mirror normal is not as deep");
+        }
+        let m = Isometry3::from_parts(
+            Translation3::from(rng_vec(&mut rng, 50.0)),
+            UnitQuaternion::from_euler_angles(
+                rng.range(-3.0, 3.0),
+                rng.range(-1.5, 1.5),
+                rng.range(-3.0, 3.0),
+            ),
+        );
+        let moved = contact(&Transformed::new(&a, m), &Transformed::new(&b, m));
+        assert!((moved.distance - ab.distance).abs() < 1e-8);
+        if !tie {
+            assert!((moved.normal - m * ab.normal).norm() < 1e-6);
+        }
+    }
+}
+
+fn unit_box(min: [f64; 3], max: [f64; 3]) -> Aabb<f64, 3> {
+    Aabb::new(P3::from(min), P3::from(max)).unwrap()
+}
+
+#[test]
+fn face_to_face_touching_gaps_and_overlaps() {
+    let a = unit_box([0.0; 3], [1.0; 3]);
+    // Touching: B = [1, 2] × [0, 1]²: distance 0, normal +x.
+    let c = contact(&a, &unit_box([1.0, 0.0, 0.0], [2.0, 1.0, 1.0]));
+    assert!(c.distance.abs() < 1e-12 && (c.normal - V3::x()).norm() < 1e-9, "{c:?}");
+    for gap in [1e-7, 1e-4, -1e-7, -1e-4, -0.3] {
+        // B shifted by 1 + gap along y: distance `gap`, normal +y, B's face at y = 1 + gap.
+        let b = unit_box([0.2, 1.0 + gap, 0.3], [0.9, 2.0 + gap, 0.6]);
+        let c = contact(&a, &b);
+        assert!((c.distance - gap).abs() < 1e-12, "gap {gap}: {c:?}");
+        assert!((c.normal - V3::y()).norm() < 1e-9, "gap {gap}: {c:?}");
+        assert_consistent(&c, 1e-12);
+    }
+}
+
+#[test]
+fn parallel_edges_identical_shapes_and_containment() {
+    // Two unit cubes rotated 45° about z, edge to edge along x with a 0.1 gap:
+    // centres 2·(√2/2) + 0.1 apart.
+    let q = UnitQuaternion::from_euler_angles(0.0, 0.0, std::f64::consts::FRAC_PI_4);
+    let h = V3::new(0.5, 0.5, 0.5);
+    let a = Obb::from_rotation(P3::origin(), q, h).unwrap();
+    let b = Obb::from_rotation(P3::new(2f64.sqrt() + 0.1, 0.0, 0.0), q, h).unwrap();
+    let c = contact(&a, &b);
+    assert!((c.distance - 0.1).abs() < 1e-12 && (c.normal - V3::x()).norm() < 1e-9, "{c:?}");
+    // Identical cubes at the same pose: depth 1 along some face normal.
+    let c = contact(&a, &a);
+    assert!((c.depth() - 1.0).abs() < 1e-9, "{c:?}");
+    assert!((q.inverse() * c.normal).iter().any(|x| (x.abs() - 1.0).abs() < 1e-9));
+    // Ball of radius 0.1 at height 0.2 inside the unit box: it leaves through z = 0, depth 0.3,
+    // normal from the box to the ball −z.
+    let bx = unit_box([0.0; 3], [1.0; 3]);
+    let core = P3::new(0.5, 0.5, 0.2);
+    let c = convex_contact(&bx, 0.0, &core, 0.1, &cfg(), &mut GjkCache::default());
+    assert!((c.depth() - 0.3).abs() < 1e-12 && (c.normal + V3::z()).norm() < 1e-9, "{c:?}");
+    assert!(
+        (c.point_b - P3::new(0.5, 0.5, 0.3)).norm() < 1e-12
+            && (c.point_a - P3::new(0.5, 0.5, 0.0)).norm() < 1e-12
+    );
+}
+
+#[test]
+fn flat_and_collinear_shapes() {
+    // Two coplanar squares in z = 0 overlapping: A − B is flat, the contact is a touching one
+    // with normal ±z and the degenerate status.
+    let sq = |x: f64| {
+        Cloud(vec![
+            P3::new(x, 0.0, 0.0),
+            P3::new(x + 1.0, 0.0, 0.0),
+            P3::new(x + 1.0, 1.0, 0.0),
+            P3::new(x, 1.0, 0.0),
+        ])
+    };
+    let c = contact(&sq(0.0), &sq(0.5));
+    assert!(c.distance.abs() < 1e-12 && (c.normal.z.abs() - 1.0).abs() < 1e-9, "{c:?}");
+    assert_eq!(c.status, ContactStatus::Degenerate);
+    // The same squares side by side with a gap: an ordinary distance.
+    let c = contact(&sq(0.0), &sq(1.25));
+    assert!((c.distance - 0.25).abs() < 1e-12 && (c.normal - V3::x()).norm() < 1e-9);
+    // Crossing segments (x axis and y axis through the origin): touching.
+    let s1 = Segment::new(P3::new(-1.0, 0.0, 0.0), P3::new(1.0, 0.0, 0.0)).unwrap();
+    let s2 = Segment::new(P3::new(0.0, -1.0, 0.0), P3::new(0.0, 1.0, 0.0)).unwrap();
+    let c = contact(&s1, &s2);
+    assert!(c.distance.abs() < 1e-12, "{c:?}");
+    // Skew segments 0.5 apart in z.
+    let s3 = Segment::new(P3::new(0.0, -1.0, 0.5), P3::new(0.0, 1.0, 0.5)).unwrap();
+    let c = contact(&s1, &s3);
+    assert!((c.distance - 0.5).abs() < 1e-12 && (c.normal - V3::z()).norm() < 1e-12);
+    // Collinear overlapping segments: A − B is a segment through the origin.
+    let s4 = Segment::new(P3::new(0.5, 0.0, 0.0), P3::new(3.0, 0.0, 0.0)).unwrap();
+    let c = contact(&s1, &s4);
+    assert!(c.distance.abs() < 1e-12 && c.status == ContactStatus::Degenerate, "{c:?}");
+    // Point inside a point: both degenerate, depth 0.
+    let p = P3::new(1.0, 2.0, 3.0);
+    let c = contact(&p, &p);
+    assert!(c.distance.abs() < 1e-12 && c.distance.is_finite());
+}
+
+#[test]
+fn huge_coordinates() {
+    // Unit cubes around x = 1e5 with a 0.01 gap along y.
+    let a = unit_box([1e5, 1e5, 1e5], [1e5 + 1.0, 1e5 + 1.0, 1e5 + 1.0]);
+    let b = unit_box([1e5, 1e5 + 1.01, 1e5], [1e5 + 1.0, 1e5 + 2.01, 1e5 + 1.0]);
+    let c = contact(&a, &b);
+    assert!((c.distance - 0.01).abs() < 1e-9 && (c.normal - V3::y()).norm() < 1e-9, "{c:?}");
+    // Overlapping by 0.01 instead.
+    let b = unit_box([1e5, 1e5 + 0.99, 1e5], [1e5 + 1.0, 1e5 + 1.99, 1e5 + 1.0]);
+    let c = contact(&a, &b);
+    assert!((c.distance + 0.01).abs() < 1e-9 && (c.normal - V3::y()).norm() < 1e-9, "{c:?}");
+}
+
+#[test]
+fn thin_plank_and_point_past_its_end() {
+    // The plank [-0.5, 0.5] × [-0.0016, 0.0016] (× [-0.5, 0.5] in 3D); a point 1e-4 past its
+    // end must be 1e-4 away, never "intersecting" (a known GJK false positive).
+    for gap in [1e-4, 1e-6] {
+        let plank2 = Aabb::<f64, 2>::new(P2::new(-0.5, -0.0016), P2::new(0.5, 0.0016)).unwrap();
+        let p2 = P2::new(0.5 + gap, 0.001);
+        let c = contact(&plank2, &p2);
+        assert!((c.distance - gap).abs() < 1e-12, "2D gap {gap}: {c:?}");
+        let plank3 = unit_box([-0.5, -0.0016, -0.5], [0.5, 0.0016, 0.5]);
+        let p3 = P3::new(0.5 + gap, 0.001, 0.3);
+        let c = contact(&plank3, &p3);
+        assert!((c.distance - gap).abs() < 1e-12, "3D gap {gap}: {c:?}");
+        // And in f32: still separated, by about the gap.
+        let plank32 = Aabb::<f32, 3>::new([-0.5, -0.0016, -0.5].into(), [0.5, 0.0016, 0.5].into()).unwrap();
+        let p32 = nalgebra::Point3::<f32>::new(0.5 + gap as f32, 0.001, 0.3);
+        let g = gjk_distance(&plank32, &p32, &GjkConfig::default(), &mut GjkCache::default());
+        if gap >= 1e-4 {
+            assert_eq!(g.status, GjkStatus::Separated);
+            assert!((g.distance - gap as f32).abs() < 1e-6, "{g:?}");
+        }
+    }
+}
+
+#[test]
+fn overlapping_cylinders_capsule_box_and_rotated_cuboids() {
+    // Cylinders of radius 1 along z, centres 1.9 apart in x: 0.1 deep along x.
+    let a = Cylinder::new(P3::new(0.0, 0.0, -1.0), P3::new(0.0, 0.0, 1.0), 1.0).unwrap();
+    let b = Cylinder::new(P3::new(1.9, 0.0, -0.5), P3::new(1.9, 0.0, 1.5), 1.0).unwrap();
+    let c = contact(&a, &b);
+    assert!((c.depth() - 0.1).abs() < 1e-6 && (c.normal - V3::x()).norm() < 1e-3, "{c:?}");
+    // Capsule (radius 0.25) whose axis ends 0.2 from a box corner, along the diagonal:
+    // 0.05 deep.
+    let bx = unit_box([0.0; 3], [1.0; 3]);
+    let d = V3::new(1.0, 1.0, 1.0).normalize();
+    let tip = P3::new(1.0, 1.0, 1.0) + d * 0.2;
+    let axis = Segment::new(tip, tip + d * 2.0).unwrap();
+    let c = convex_contact(&bx, 0.0, &axis, 0.25, &cfg(), &mut GjkCache::default());
+    assert!((c.distance + 0.05).abs() < 1e-9 && (c.normal - d).norm() < 1e-6, "{c:?}");
+    // Asymmetric cuboids: a long thin box rotated 30° about z above a flat one.
+    let long = Obb::from_rotation(
+        P3::new(0.0, 0.0, 1.3),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, std::f64::consts::FRAC_PI_6),
+        V3::new(3.0, 0.1, 0.2),
+    )
+    .unwrap();
+    let flat = unit_box([-5.0, -5.0, 0.0], [5.0, 5.0, 1.0]);
+    let c = contact(&flat, &long);
+    assert!((c.distance - 0.1).abs() < 1e-12 && (c.normal - V3::z()).norm() < 1e-9, "{c:?}");
+}
+
+#[test]
+fn warm_start_gives_the_same_answer_in_fewer_iterations() {
+    let mut rng = Rng(5);
+    let a = rng.cloud::<3>(40, V3::zeros(), 1.0);
+    let b0 = rng.cloud::<3>(40, V3::new(3.0, 0.5, 0.0), 1.0);
+    let mut cache = GjkCache::default();
+    let (mut warm_iters, mut cold_iters) = (0, 0);
+    for step in 0..100 {
+        let m = Isometry3::from_parts(
+            Translation3::new(0.0, (step as f64 * 0.01).sin(), 0.0),
+            UnitQuaternion::from_euler_angles(0.0, 0.0, step as f64 * 0.005),
+        );
+        let b = Transformed::new(&b0, m);
+        let warm = gjk_distance(&a, &b, &GjkConfig::default(), &mut cache);
+        let cold = gjk_distance(&a, &b, &GjkConfig::default(), &mut GjkCache::default());
+        assert!((warm.distance - cold.distance).abs() < 1e-12);
+        warm_iters += warm.iterations;
+        cold_iters += cold.iterations;
+    }
+    assert!(warm_iters < cold_iters, "warm {warm_iters} cold {cold_iters}");
+}
+
+#[test]
+fn iteration_cap_is_reported_not_hidden() {
+    // One iteration cannot settle two balls: the answer says so and brackets the distance 1.
+    let a = Ball::new(P3::origin(), 1.0).unwrap();
+    let b = Ball::new(P3::new(2.0, 1.0, 0.0), 1.0).unwrap();
+    let tight = GjkConfig { max_iterations: 1, ..GjkConfig::default() };
+    let g = gjk_distance(&a, &b, &tight, &mut GjkCache::default());
+    let exact = 5f64.sqrt() - 2.0;
+    assert_eq!(g.status, GjkStatus::IterationCap);
+    assert!(g.lower_bound <= exact + 1e-12 && g.distance >= exact - 1e-12, "{g:?}");
+    match gjk_intersects(&a, &b, 0.0, &GjkConfig { max_iterations: 0, ..tight }, &mut GjkCache::default()) {
+        Intersection::Undecided { lower_bound, upper_bound } => {
+            assert!(lower_bound <= exact && upper_bound >= exact)
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn boolean_test_agrees_with_distance() {
+    let mut rng = Rng(99);
+    for _ in 0..2000 {
+        let a = rng.blob::<3>(6, 1.5, 1.0, 1.0);
+        let b = rng.blob::<3>(6, 1.5, 1.0, 1.0);
+        let d = gjk_distance(&a, &b, &GjkConfig::default(), &mut GjkCache::default());
+        let i = gjk_intersects(&a, &b, 0.0, &GjkConfig::default(), &mut GjkCache::default());
+        match i {
+            Intersection::Separated { axis } => {
+                assert!(d.distance > 0.0);
+                // The axis really separates the hulls.
+                let n = axis.normalize();
+                assert!(overlap_along(&a.0, &b.0, &n) < 0.0);
+            }
+            Intersection::Intersecting => assert!(d.distance < 1e-9, "{d:?}"),
+            Intersection::Undecided { .. } => panic!("cap on a polytope"),
+        }
+    }
+}
