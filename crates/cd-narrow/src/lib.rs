@@ -10,6 +10,9 @@
 //! | [`simplex`] | GJK's sub-algorithm: signed volumes (Montanari et al. 2017) |
 //! | [`mod@epa`] | EPA penetration depth (van den Bergen 2001), 2D polygon and 3D horizon expansion |
 //! | [`convex`] | GJK + EPA on core shapes plus radii, giving one [`Contact`] |
+//! | [`sat_obb`] | SAT with minimum translation vector for two boxes, with a cached axis |
+//! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
+//! | [`manifold`] | contact manifolds (up to four points with feature ids) |
 //!
 //! ## Conventions
 //!
@@ -24,14 +27,20 @@
 
 pub use cd_geom::{Contact, ContactStatus};
 
+pub mod box_box;
 pub mod convex;
 pub mod epa;
 mod epa2;
 mod epa3;
 pub mod gjk;
+pub mod manifold;
+pub mod sat_obb;
 pub mod simplex;
 
+pub use box_box::{box_box_contact, box_box_manifold};
 pub use convex::{convex_contact, convex_intersects, ConvexConfig};
 pub use epa::{epa, EpaConfig, Penetration};
 pub use gjk::{gjk_distance, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus, Intersection};
+pub use manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
+pub use sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
 pub use simplex::{Simplex, SimplexVertex};

@@ -132,10 +132,22 @@ pub fn closest_points_segment_segment<T: Real, const D: usize>(
     s1: &Segment<T, D>,
     s2: &Segment<T, D>,
 ) -> (ClosestPoints<T, D>, T, T) {
+    closest_points_between_segments(s1.a(), s1.b(), s2.a(), s2.b())
+}
+
+/// [`closest_points_segment_segment`] on the segments `[p1, q1]` and `[p2, q2]` given by their
+/// endpoints (for callers that derive segments from other shapes, such as box edges or
+/// capsule axes, without building [`Segment`]s). O(1).
+pub fn closest_points_between_segments<T: Real, const D: usize>(
+    p1: &Point<T, D>,
+    q1: &Point<T, D>,
+    p2: &Point<T, D>,
+    q2: &Point<T, D>,
+) -> (ClosestPoints<T, D>, T, T) {
     let (zero, one) = (T::zero(), T::one());
-    let d1 = s1.delta();
-    let d2 = s2.delta();
-    let r = s1.a() - s2.a();
+    let d1 = q1 - p1;
+    let d2 = q2 - p2;
+    let r = p1 - p2;
     let a = d1.norm_squared();
     let e = d2.norm_squared();
     let f = d2.dot(&r);
@@ -169,7 +181,7 @@ pub fn closest_points_segment_segment<T: Real, const D: usize>(
             }
         }
     }
-    (ClosestPoints::new(s1.at(s), s2.at(t)), s, t)
+    (ClosestPoints::new(p1 + d1 * s, p2 + d2 * t), s, t)
 }
 
 /// Squared distance from segment `s` to `aabb`, the segment parameter where it is reached and the

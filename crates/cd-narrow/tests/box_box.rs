@@ -1,0 +1,179 @@
+//! Box/box SAT and clipping against the exact oracles: the minimum over the 15 candidate axes
+//! computed from the corners, GJK's distance, and hand-derived manifolds.
+
+mod common;
+
+use cd_geom::*;
+use cd_narrow::*;
+use common::*;
+use nalgebra::UnitQuaternion;
+
+fn corners(b: &Obb<f64, 3>) -> Vec<P3> {
+    let h = b.half_extents();
+    let mut out = Vec::new();
+    for s in 0..8 {
+        let l = V3::new(
+            if s & 1 == 0 { -h.x } else { h.x },
+            if s & 2 == 0 { -h.y } else { h.y },
+            if s & 4 == 0 { -h.z } else { h.z },
+        );
+        out.push(b.to_world(&P3::from(l)));
+    }
+    out
+}
+
+fn random_box(rng: &mut Rng, spread: f64) -> Obb<f64, 3> {
+    let q =
+        UnitQuaternion::from_euler_angles(rng.range(-3.0, 3.0), rng.range(-1.5, 1.5), rng.range(-3.0, 3.0));
+    let h = V3::new(rng.range(0.05, 1.5), rng.range(0.05, 1.5), rng.range(0.05, 1.5));
+    Obb::from_rotation(P3::from(rng.vector::<3>(-spread, spread)), q, h).unwrap()
+}
+
+/// Signed distance of `p` to box `b` (negative inside).
+fn sd_box(p: &P3, b: &Obb<f64, 3>) -> f64 {
+    let l = b.to_local(p).coords;
+    let q = l.abs() - b.half_extents();
+    q.map(|x| x.max(0.0)).norm() + q.max().min(0.0)
+}
+
+#[test]
+fn sat_depth_is_the_exact_minimum_and_contacts_lie_on_the_boxes() {
+    let mut rng = Rng(2024);
+    let (mut pen, mut sep) = (0, 0);
+    for _ in 0..3000 {
+        let a = random_box(&mut rng, 1.2);
+        let b = random_box(&mut rng, 1.2);
+        let (ca, cb) = (corners(&a), corners(&b));
+        let axes = candidate_axes_3d(&ca, &cb);
+        let (exact, _) = exact_depth(&ca, &cb, &axes);
+        let sat = obb_obb_sat(&a, &b, f64::INFINITY, &mut SatCache::default());
+        let c =
+            box_box_contact(&a, &b, f64::INFINITY, &mut SatCache::default()).expect("infinite prediction");
+        if exact > 0.0 {
+            pen += 1;
+            assert!((-sat.separation - exact).abs() < 1e-9, "sat {} exact {exact}", sat.separation);
+            assert!((c.depth() - exact).abs() < 1e-9);
+            // B moved by depth · normal just touches A.
+            assert!((overlap_along(&ca, &cb, &c.normal) - exact).abs() < 1e-9);
+            assert!(sd_box(&c.point_a, &a) < 1e-9 && sd_box(&c.point_b, &b) < 1e-9, "{c:?}");
+            assert!((c.point_b - c.point_a - c.normal * c.distance).norm() < 1e-9, "{c:?}");
+            // Symmetric depth.
+            let r = box_box_contact(&b, &a, f64::INFINITY, &mut SatCache::default()).unwrap();
+            assert!((r.distance - c.distance).abs() < 1e-9);
+        } else {
+            sep += 1;
+            let d = brute_distance_3d(&ca, &cb);
+            assert!(sat.separation <= d + 1e-9, "SAT {} must bound the distance {d}", sat.separation);
+            assert!((c.distance - d).abs() < 1e-9, "contact {} brute {d}", c.distance);
+        }
+        // The manifold: every point on or in the boxes, consistent distance, deepest = depth.
+        let mut m = Manifold::default();
+        box_box_manifold(&a, &b, 0.0, &mut SatCache::default(), &mut m);
+        if exact > 1e-9 {
+            assert!(!m.is_empty());
+            for p in m.points() {
+                assert!(sd_box(&p.point_a, &a) < 1e-9 && sd_box(&p.point_b, &b) < 1e-9, "{p:?}");
+                assert!((m.normal.dot(&(p.point_b - p.point_a)) - p.distance).abs() < 1e-9);
+                assert!(p.distance <= 1e-12 && p.distance >= -exact - 1e-9);
+            }
+            assert!(
+                (m.deepest().unwrap().distance + exact).abs() < 1e-6 * (1.0 + exact),
+                "{m:?} exact {exact}"
+            );
+        } else if exact < -1e-9 {
+            assert!(m.is_empty());
+        }
+    }
+    assert!(pen > 300 && sep > 300, "{pen} {sep}");
+}
+
+#[test]
+fn box_resting_on_a_box_has_four_points_at_the_overlap_corners() {
+    // Floor [-2, 2] × [-2, 2] × [-1, 0]; a unit cube centred at (1.8, 0, 0.49): 0.01 deep,
+    // overlapping the floor in x ∈ [1.3, 2], y ∈ [-0.5, 0.5].
+    let floor = Obb::from_aabb(&Aabb::new(P3::new(-2.0, -2.0, -1.0), P3::new(2.0, 2.0, 0.0)).unwrap());
+    let cube =
+        Obb::from_rotation(P3::new(1.8, 0.0, 0.49), UnitQuaternion::identity(), V3::repeat(0.5)).unwrap();
+    let mut m = Manifold::default();
+    let sep = box_box_manifold(&floor, &cube, 0.0, &mut SatCache::default(), &mut m);
+    assert!((sep + 0.01).abs() < 1e-12);
+    assert!((m.normal - V3::z()).norm() < 1e-12);
+    assert_eq!(m.len(), 4, "{m:?}");
+    let mut xy: Vec<(f64, f64)> = m.points().iter().map(|p| (p.point_b.x, p.point_b.y)).collect();
+    xy.sort_by(|p, q| p.partial_cmp(q).unwrap());
+    let expect = [(1.3, -0.5), (1.3, 0.5), (2.0, -0.5), (2.0, 0.5)];
+    for (got, want) in xy.iter().zip(expect) {
+        assert!((got.0 - want.0).abs() < 1e-12 && (got.1 - want.1).abs() < 1e-12, "{xy:?}");
+    }
+    for p in m.points() {
+        assert!((p.distance + 0.01).abs() < 1e-12 && (p.point_a.z - 0.0).abs() < 1e-12);
+    }
+    // The ids persist when the cube slides a little.
+    let ids: Vec<u32> = m.points().iter().map(|p| p.id).collect();
+    let moved =
+        Obb::from_rotation(P3::new(1.75, 0.05, 0.49), UnitQuaternion::identity(), V3::repeat(0.5)).unwrap();
+    box_box_manifold(&floor, &moved, 0.0, &mut SatCache::default(), &mut m);
+    let mut ids2: Vec<u32> = m.points().iter().map(|p| p.id).collect();
+    let mut ids1 = ids.clone();
+    ids1.sort();
+    ids2.sort();
+    assert_eq!(ids1, ids2);
+    // Seen from the cube, the manifold is mirrored.
+    box_box_manifold(&cube, &floor, 0.0, &mut SatCache::default(), &mut m);
+    assert!((m.normal + V3::z()).norm() < 1e-12 && m.len() == 4);
+}
+
+#[test]
+fn tilted_box_gives_the_points_below_the_face_and_edge_contacts_one_point() {
+    // A cube rotated 45° about x resting edge-down 0.02 into the floor: its lowest edge
+    // is along x at z = 0.5 − √2/2 · 1 + ... ; two clipped points at the edge ends.
+    let floor = Obb::from_aabb(&Aabb::new(P3::new(-5.0, -5.0, -1.0), P3::new(5.0, 5.0, 0.0)).unwrap());
+    let h = 0.5 * 2f64.sqrt();
+    let cube = Obb::from_rotation(
+        P3::new(0.0, 0.0, h - 0.02),
+        UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_4, 0.0, 0.0),
+        V3::repeat(0.5),
+    )
+    .unwrap();
+    let mut m = Manifold::default();
+    box_box_manifold(&floor, &cube, 0.0, &mut SatCache::default(), &mut m);
+    assert_eq!(m.len(), 2, "{m:?}");
+    for p in m.points() {
+        assert!((p.distance + 0.02).abs() < 1e-12 && (p.point_b.x.abs() - 0.5).abs() < 1e-12, "{p:?}");
+    }
+    // Two boxes crossing edge to edge: one point between the edges.
+    let a = Obb::from_rotation(
+        P3::origin(),
+        UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_4, 0.0, 0.0),
+        V3::repeat(0.5),
+    )
+    .unwrap();
+    let b = Obb::from_rotation(
+        P3::new(0.0, 0.0, 2.0 * h - 0.01),
+        UnitQuaternion::from_euler_angles(0.0, std::f64::consts::FRAC_PI_4, 0.0),
+        V3::repeat(0.5),
+    )
+    .unwrap();
+    let sat = obb_obb_sat(&a, &b, 0.0, &mut SatCache::default());
+    assert!(matches!(sat.feature, BoxFeature::Edges(_, _)), "{sat:?}");
+    assert!((sat.separation + 0.01).abs() < 1e-12 && (sat.normal - V3::z()).norm() < 1e-9);
+    box_box_manifold(&a, &b, 0.0, &mut SatCache::default(), &mut m);
+    assert_eq!(m.len(), 1);
+    assert!((m.points()[0].point_a - P3::new(0.0, 0.0, h)).norm() < 1e-9, "{m:?}");
+}
+
+#[test]
+fn cached_axis_short_circuits_and_does_not_change_answers() {
+    let mut rng = Rng(8);
+    let mut cache = SatCache::default();
+    for _ in 0..2000 {
+        let a = random_box(&mut rng, 1.5);
+        let b = random_box(&mut rng, 1.5);
+        let cold = obb_obb_sat(&a, &b, 0.0, &mut SatCache::default());
+        let warm = obb_obb_sat(&a, &b, 0.0, &mut cache);
+        assert_eq!(cold.separation > 0.0, warm.separation > 0.0);
+        if cold.separation <= 0.0 {
+            assert_eq!(cold.separation, warm.separation);
+        }
+    }
+}
