@@ -13,6 +13,7 @@
 //! | [`sat_obb`] | SAT with minimum translation vector for two boxes, with a cached axis |
 //! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
 //! | [`manifold`] | contact manifolds (up to four points with feature ids) |
+//! | [`pairs`] | analytic contacts: balls, boxes, capsules, triangles, half-spaces |
 //!
 //! ## Conventions
 //!
@@ -34,6 +35,7 @@ mod epa2;
 mod epa3;
 pub mod gjk;
 pub mod manifold;
+pub mod pairs;
 pub mod sat_obb;
 pub mod simplex;
 
@@ -42,5 +44,6 @@ pub use convex::{convex_contact, convex_intersects, ConvexConfig};
 pub use epa::{epa, EpaConfig, Penetration};
 pub use gjk::{gjk_distance, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus, Intersection};
 pub use manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
+pub use pairs::*;
 pub use sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
 pub use simplex::{Simplex, SimplexVertex};

@@ -1,0 +1,210 @@
+//! Analytic contacts for the common primitive pairs, exact and iteration-free: balls, boxes,
+//! capsules, triangles and half-spaces. Each returns `None` when the shapes are farther apart
+//! than `prediction` (pass `T::infinity()` for a plain distance query, `0` for touching or
+//! penetrating contacts only) and otherwise a [`Contact`] with the crate's conventions.
+//!
+//! Balls and capsules are a core (point or segment) plus a radius: the contact comes from the
+//! cores' closest points, then the radii are added along the normal. When the cores touch or
+//! cross, the normal is chosen so that it is still a valid minimum translation (the common
+//! perpendicular of crossing segments, the triangle's face normal, the box face nearest the
+//! centre); when no direction is better than another (coincident centres, collinear segments)
+//! a fixed one is returned with [`ContactStatus::Degenerate`].
+//!
+//! Half-spaces are [`Plane`]s whose solid side is `n·x + d ≤ 0` (the normal points out of the
+//! solid).
+
+use cd_geom::{
+    closest_point_on_segment, closest_point_on_triangle, closest_points_between_segments, closest_points_segment_triangle,
+    Ball, Capsule, Contact, ContactStatus, Obb, Plane, Point, Real, SupportMap, Triangle, Vector,
+};
+
+use crate::convex::{convex_contact, ConvexConfig};
+use crate::gjk::GjkCache;
+use crate::manifold::{Manifold, ManifoldPoint};
+
+/// The contact of two cores' closest points `pa`, `pb` grown by radii, with `fallback` as the
+/// normal when the cores touch (and `fallback_status` saying how good that normal is).
+fn from_core_points<T: Real, const D: usize>(
+    pa: Point<T, D>,
+    pb: Point<T, D>,
+    ra: T,
+    rb: T,
+    fallback: impl FnOnce() -> (Vector<T, D>, ContactStatus),
+) -> Contact<T, D> {
+    let d = pb - pa;
+    let len = d.norm();
+    let tiny = T::epsilon() * T::lit(16.0) * (pa.coords.amax().max(pb.coords.amax()) + ra + rb);
+    let (normal, status) = if len > tiny { (d / len, ContactStatus::Converged) } else { fallback() };
+    let core_distance = if len > tiny { len } else { T::zero() };
+    Contact { point_a: pa + normal * ra, point_b: pb - normal * rb, normal, distance: core_distance - ra - rb, status }
+}
+
+fn within<T: Real, const D: usize>(c: Contact<T, D>, prediction: T) -> Option<Contact<T, D>> {
+    (c.distance <= prediction).then_some(c)
+}
+
+/// The first coordinate axis: the normal of last resort.
+fn x_axis<T: Real, const D: usize>() -> Vector<T, D> {
+    Vector::from_fn(|i, _| if i == 0 { T::one() } else { T::zero() })
+}
+
+/// Ball/ball. Concentric balls get the normal +x and the degenerate status.
+pub fn ball_ball_contact<T: Real, const D: usize>(a: &Ball<T, D>, b: &Ball<T, D>, prediction: T) -> Option<Contact<T, D>> {
+    let c = from_core_points(*a.center(), *b.center(), a.radius(), b.radius(), || (x_axis(), ContactStatus::Degenerate));
+    within(c, prediction)
+}
+
+/// Box/ball: the box point closest to the centre, or, with the centre inside the box, the
+/// nearest face (the minimum translation of a ball out of a box is through that face).
+pub fn obb_ball_contact<T: Real, const D: usize>(a: &Obb<T, D>, b: &Ball<T, D>, prediction: T) -> Option<Contact<T, D>> {
+    let local = a.to_local(b.center());
+    let h = a.half_extents();
+    let inside = (0..D).all(|i| local[i].abs() <= h[i]);
+    if !inside {
+        let clamped = Point::from(Vector::from_fn(|i, _| local[i].clamp(-h[i], h[i])));
+        let q = a.to_world(&clamped);
+        let c = from_core_points(q, *b.center(), T::zero(), b.radius(), || (x_axis(), ContactStatus::Degenerate));
+        return within(c, prediction);
+    }
+    // Inside: leave through the face with the smallest clearance.
+    let i = (0..D).fold(0, |m, k| if h[k] - local[k].abs() < h[m] - local[m].abs() { k } else { m });
+    let s = if local[i] >= T::zero() { T::one() } else { -T::one() };
+    let normal = a.axis(i) * s;
+    let clearance = h[i] - local[i].abs();
+    let point_a = b.center() + normal * clearance;
+    let c = Contact {
+        point_a,
+        point_b: b.center() - normal * b.radius(),
+        normal,
+        distance: -clearance - b.radius(),
+        status: ContactStatus::Converged,
+    };
+    within(c, prediction)
+}
+
+/// Ball/box: the mirror of [`obb_ball_contact`].
+pub fn ball_obb_contact<T: Real, const D: usize>(a: &Ball<T, D>, b: &Obb<T, D>, prediction: T) -> Option<Contact<T, D>> {
+    obb_ball_contact(b, a, prediction).map(|c| c.flipped())
+}
+
+/// Capsule/ball: the axis point closest to the centre.
+pub fn capsule_ball_contact<T: Real, const D: usize>(a: &Capsule<T, D>, b: &Ball<T, D>, prediction: T) -> Option<Contact<T, D>> {
+    let (q, _) = closest_point_on_segment(b.center(), &a.segment());
+    let fallback = || (perpendicular(&(a.b() - a.a())), ContactStatus::Degenerate);
+    within(from_core_points(q, *b.center(), a.radius(), b.radius(), fallback), prediction)
+}
+
+/// Ball/capsule: the mirror of [`capsule_ball_contact`].
+pub fn ball_capsule_contact<T: Real, const D: usize>(a: &Ball<T, D>, b: &Capsule<T, D>, prediction: T) -> Option<Contact<T, D>> {
+    capsule_ball_contact(b, a, prediction).map(|c| c.flipped())
+}
+
+/// Capsule/capsule: closest points of the axes; crossing axes are separated along their common
+/// perpendicular (oriented from A's centre to B's), parallel touching axes along any
+/// perpendicular (degenerate).
+pub fn capsule_capsule_contact<T: Real, const D: usize>(a: &Capsule<T, D>, b: &Capsule<T, D>, prediction: T) -> Option<Contact<T, D>> {
+    let (cp, _, _) = closest_points_between_segments(a.a(), a.b(), b.a(), b.b());
+    let fallback = || {
+        let (da, db) = (a.b() - a.a(), b.b() - b.a());
+        let towards = (b.a().coords + b.b().coords - a.a().coords - a.b().coords) * T::lit(0.5);
+        if D == 3 {
+            let n = Vector::<T, D>::from_fn(|i, _| {
+                let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+                da[j] * db[k] - da[k] * db[j]
+            });
+            if let Some(n) = n.try_normalize(T::epsilon()) {
+                let n = if n.dot(&towards) < T::zero() { -n } else { n };
+                return (n, ContactStatus::Converged);
+            }
+        }
+        (perpendicular(&da), ContactStatus::Degenerate)
+    };
+    within(from_core_points(cp.a, cp.b, a.radius(), b.radius(), fallback), prediction)
+}
+
+/// A unit vector perpendicular to `d` (the first axis when `d` is zero).
+fn perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
+    let k = d.iamin();
+    let e: Vector<T, D> = Vector::from_fn(|i, _| if i == k { T::one() } else { T::zero() });
+    let p = e - d * (d.dot(&e) / d.norm_squared().max(T::lit(1e-30)));
+    p.try_normalize(T::zero()).unwrap_or_else(x_axis)
+}
+
+/// Triangle/ball: the triangle point closest to the centre; a centre on the triangle is pushed
+/// out along the face normal (to the front side, the side the normal `(b − a) × (c − a)`
+/// points to).
+pub fn triangle_ball_contact<T: Real>(a: &Triangle<T, 3>, b: &Ball<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+    let (q, _, _) = closest_point_on_triangle(b.center(), a);
+    let fallback = || match a.normal() {
+        Ok(n) => (n, ContactStatus::Converged),
+        Err(_) => (x_axis(), ContactStatus::Degenerate),
+    };
+    within(from_core_points(q, *b.center(), T::zero(), b.radius(), fallback), prediction)
+}
+
+/// Ball/triangle: the mirror of [`triangle_ball_contact`].
+pub fn ball_triangle_contact<T: Real>(a: &Ball<T, 3>, b: &Triangle<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+    triangle_ball_contact(b, a, prediction).map(|c| c.flipped())
+}
+
+/// Triangle/capsule: closest points of the triangle and the axis; when the axis pierces the
+/// triangle, the penetration comes from EPA on the cores (triangle and segment).
+pub fn triangle_capsule_contact<T: Real>(a: &Triangle<T, 3>, b: &Capsule<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+    let seg = b.segment();
+    let cp = closest_points_segment_triangle(&seg, a);
+    let d = cp.distance();
+    let scale = b.a().coords.amax().max(b.b().coords.amax()).max(a.a().coords.amax()) + b.radius();
+    if d > T::epsilon() * T::lit(64.0) * scale {
+        let c = from_core_points(cp.b, cp.a, T::zero(), b.radius(), || (x_axis(), ContactStatus::Degenerate));
+        return within(c, prediction);
+    }
+    let c = convex_contact(a, T::zero(), &seg, b.radius(), &ConvexConfig::default(), &mut GjkCache::default());
+    within(c, prediction)
+}
+
+/// Capsule/triangle: the mirror of [`triangle_capsule_contact`].
+pub fn capsule_triangle_contact<T: Real>(a: &Capsule<T, 3>, b: &Triangle<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+    triangle_capsule_contact(b, a, prediction).map(|c| c.flipped())
+}
+
+/// Half-space/convex shape (any support map plus a radius): the shape's point deepest below
+/// the plane. Exact for every convex shape.
+pub fn halfspace_convex_contact<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized>(
+    plane: &Plane<T, D>,
+    shape: &S,
+    radius: T,
+    prediction: T,
+) -> Option<Contact<T, D>> {
+    let n = *plane.normal();
+    let deepest = shape.support(&-n);
+    let core = plane.signed_distance(&deepest);
+    let c = Contact {
+        point_a: deepest - n * core,
+        point_b: deepest - n * radius,
+        normal: n,
+        distance: core - radius,
+        status: ContactStatus::Converged,
+    };
+    within(c, prediction)
+}
+
+/// Half-space/box manifold: every corner within `prediction` of the plane (the four deepest
+/// spanning the largest area when more qualify). Feature id = corner index.
+pub fn halfspace_obb_manifold<T: Real>(plane: &Plane<T, 3>, b: &Obb<T, 3>, prediction: T, out: &mut Manifold<T, 3>) {
+    let n = *plane.normal();
+    out.clear();
+    out.normal = n;
+    let h = b.half_extents();
+    let mut candidates = [ManifoldPoint { point_a: Point::origin(), point_b: Point::origin(), distance: T::zero(), id: 0 }; 8];
+    let mut count = 0;
+    for k in 0..8u32 {
+        let s = |bit: u32, i: usize| if k & bit == 0 { -h[i] } else { h[i] };
+        let p = b.to_world(&Point::<T, 3>::new(s(1, 0), s(2, 1), s(4, 2)));
+        let dist = plane.signed_distance(&p);
+        if dist <= prediction {
+            candidates[count] = ManifoldPoint { point_a: p - n * dist, point_b: p, distance: dist, id: k };
+            count += 1;
+        }
+    }
+    out.reduce(&candidates[..count]);
+}

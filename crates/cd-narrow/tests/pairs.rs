@@ -1,0 +1,139 @@
+//! The analytic pairs against GJK + EPA on the same core shapes (an independent
+//! implementation), plus hand-derived cases for the touching and crossing configurations.
+
+mod common;
+
+use cd_geom::*;
+use cd_narrow::*;
+use common::*;
+
+const INF: f64 = f64::INFINITY;
+
+fn gjk_epa<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(a: &A, ra: f64, b: &B, rb: f64) -> Contact<f64, 3> {
+    convex_contact(a, ra, b, rb, &ConvexConfig::default(), &mut GjkCache::default())
+}
+
+/// Same distance; same normal when separated (the closest direction is then unique).
+fn assert_agree(got: &Contact<f64, 3>, want: &Contact<f64, 3>, what: &str) {
+    assert!((got.distance - want.distance).abs() < 1e-7, "{what}: {got:?} vs {want:?}");
+    assert!((got.point_b - got.point_a - got.normal * got.distance).norm() < 1e-9, "{what}: {got:?}");
+    if want.distance > 1e-6 {
+        assert!((got.normal - want.normal).norm() < 1e-6, "{what}: {got:?} vs {want:?}");
+    }
+}
+
+fn ball(rng: &mut Rng) -> Ball<f64, 3> {
+    Ball::new(P3::from(rng.vector::<3>(-1.5, 1.5)), rng.range(0.05, 1.0)).unwrap()
+}
+
+fn capsule(rng: &mut Rng) -> Capsule<f64, 3> {
+    let a = P3::from(rng.vector::<3>(-1.5, 1.5));
+    Capsule::new(a, a + rng.vector::<3>(-1.0, 1.0), rng.range(0.05, 0.6)).unwrap()
+}
+
+fn obb(rng: &mut Rng) -> Obb<f64, 3> {
+    let q = nalgebra::UnitQuaternion::from_euler_angles(rng.range(-3.0, 3.0), rng.range(-1.5, 1.5), rng.range(-3.0, 3.0));
+    Obb::from_rotation(P3::from(rng.vector::<3>(-1.0, 1.0)), q, V3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0))).unwrap()
+}
+
+fn triangle(rng: &mut Rng) -> Triangle<f64, 3> {
+    let c = rng.vector::<3>(-1.0, 1.0);
+    Triangle::new(P3::from(c + rng.vector::<3>(-1.0, 1.0)), P3::from(c + rng.vector::<3>(-1.0, 1.0)), P3::from(c + rng.vector::<3>(-1.0, 1.0))).unwrap()
+}
+
+#[test]
+fn analytic_pairs_agree_with_gjk_epa() {
+    let mut rng = Rng(4242);
+    for _ in 0..3000 {
+        let (b1, b2) = (ball(&mut rng), ball(&mut rng));
+        let want = gjk_epa(b1.center(), b1.radius(), b2.center(), b2.radius());
+        assert_agree(&ball_ball_contact(&b1, &b2, INF).unwrap(), &want, "ball/ball");
+
+        let bx = obb(&mut rng);
+        let want = gjk_epa(&bx, 0.0, b1.center(), b1.radius());
+        assert_agree(&obb_ball_contact(&bx, &b1, INF).unwrap(), &want, "box/ball");
+        assert_agree(&ball_obb_contact(&b1, &bx, INF).unwrap(), &want.flipped(), "ball/box");
+
+        let (c1, c2) = (capsule(&mut rng), capsule(&mut rng));
+        let want = gjk_epa(&c1.segment(), c1.radius(), b1.center(), b1.radius());
+        assert_agree(&capsule_ball_contact(&c1, &b1, INF).unwrap(), &want, "capsule/ball");
+        let got = capsule_capsule_contact(&c1, &c2, INF).unwrap();
+        let want = gjk_epa(&c1.segment(), c1.radius(), &c2.segment(), c2.radius());
+        // Crossing axes: the analytic depth is r1 + r2, GJK+EPA on the (flat) cores agrees.
+        assert_agree(&got, &want, "capsule/capsule");
+
+        let t = triangle(&mut rng);
+        let want = gjk_epa(&t, 0.0, b1.center(), b1.radius());
+        assert_agree(&triangle_ball_contact(&t, &b1, INF).unwrap(), &want, "triangle/ball");
+        let want = gjk_epa(&t, 0.0, &c1.segment(), c1.radius());
+        assert_agree(&triangle_capsule_contact(&t, &c1, INF).unwrap(), &want, "triangle/capsule");
+        assert_agree(&capsule_triangle_contact(&c1, &t, INF).unwrap(), &want.flipped(), "capsule/triangle");
+    }
+}
+
+#[test]
+fn prediction_filters_and_touching_counts() {
+    let a = Ball::new(P3::origin(), 1.0).unwrap();
+    let b = Ball::new(P3::new(2.5, 0.0, 0.0), 1.0).unwrap();
+    assert!(ball_ball_contact(&a, &b, 0.0).is_none());
+    assert!(ball_ball_contact(&a, &b, 0.49).is_none());
+    let c = ball_ball_contact(&a, &b, 0.5).unwrap();
+    assert!((c.distance - 0.5).abs() < 1e-15 && c.normal == V3::x());
+    // Touching exactly: distance 0 is reported with prediction 0.
+    let t = Ball::new(P3::new(2.0, 0.0, 0.0), 1.0).unwrap();
+    assert_eq!(ball_ball_contact(&a, &t, 0.0).unwrap().distance, 0.0);
+}
+
+#[test]
+fn degenerate_configurations_have_valid_normals() {
+    // Concentric balls: depth r1 + r2 along a fixed axis, flagged degenerate.
+    let a = Ball::new(P3::new(1.0, 2.0, 3.0), 1.0).unwrap();
+    let c = ball_ball_contact(&a, &a, 0.0).unwrap();
+    assert!((c.distance + 2.0).abs() < 1e-15 && c.status == ContactStatus::Degenerate);
+    assert!((c.normal.norm() - 1.0).abs() < 1e-15);
+    // Crossing capsules (x axis and y axis, z offset 0): separated along ±z by r1 + r2 = 0.5.
+    let x = Capsule::new(P3::new(-1.0, 0.0, 0.0), P3::new(1.0, 0.0, 0.0), 0.2).unwrap();
+    let y = Capsule::new(P3::new(0.0, -1.0, 0.0), P3::new(0.0, 1.0, 0.0), 0.3).unwrap();
+    let c = capsule_capsule_contact(&x, &y, 0.0).unwrap();
+    assert!((c.distance + 0.5).abs() < 1e-15 && c.normal.z.abs() == 1.0 && c.status == ContactStatus::Converged, "{c:?}");
+    // Collinear overlapping capsules: any perpendicular, degenerate.
+    let x2 = Capsule::new(P3::new(0.5, 0.0, 0.0), P3::new(2.0, 0.0, 0.0), 0.2).unwrap();
+    let c = capsule_capsule_contact(&x, &x2, 0.0).unwrap();
+    assert!((c.distance + 0.4).abs() < 1e-15 && c.normal.x.abs() < 1e-15 && c.status == ContactStatus::Degenerate);
+    // Ball centred on a triangle: pushed out along the face normal (+z for this winding).
+    let t = Triangle::new(P3::new(-1.0, -1.0, 0.0), P3::new(1.0, -1.0, 0.0), P3::new(0.0, 1.0, 0.0)).unwrap();
+    let b = Ball::new(P3::new(0.0, 0.0, 0.0), 0.25).unwrap();
+    let c = triangle_ball_contact(&t, &b, 0.0).unwrap();
+    assert!((c.distance + 0.25).abs() < 1e-15 && c.normal == V3::z(), "{c:?}");
+    // Ball inside a box: out through the nearest face (x = 1 for a centre at x = 0.8).
+    let bx = Obb::from_aabb(&Aabb::new(P3::new(-1.0, -1.0, -1.0), P3::new(1.0, 1.0, 1.0)).unwrap());
+    let b = Ball::new(P3::new(0.8, 0.1, -0.2), 0.1).unwrap();
+    let c = obb_ball_contact(&bx, &b, 0.0).unwrap();
+    assert!((c.distance + 0.3).abs() < 1e-15 && c.normal == V3::x(), "{c:?}");
+}
+
+#[test]
+fn halfspace_pairs() {
+    // Floor z ≤ 0 (normal +z, d = 0).
+    let floor = Plane::new(V3::z(), 0.0).unwrap();
+    let b = Ball::new(P3::new(1.0, 2.0, 0.4), 0.5).unwrap();
+    let c = halfspace_convex_contact(&floor, b.center(), b.radius(), 0.0).unwrap();
+    assert!((c.distance + 0.1).abs() < 1e-15 && c.normal == V3::z());
+    assert!((c.point_b - P3::new(1.0, 2.0, -0.1)).norm() < 1e-15 && (c.point_a - P3::new(1.0, 2.0, 0.0)).norm() < 1e-15);
+    // A unit cube tilted 45° about x, lowest edge 0.05 below the floor: two manifold points.
+    let h = 0.5 * 2f64.sqrt();
+    let cube = Obb::from_rotation(
+        P3::new(0.0, 0.0, h - 0.05),
+        nalgebra::UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_4, 0.0, 0.0),
+        V3::repeat(0.5),
+    )
+    .unwrap();
+    let mut m = Manifold::default();
+    halfspace_obb_manifold(&floor, &cube, 0.0, &mut m);
+    assert_eq!(m.len(), 2);
+    for p in m.points() {
+        assert!((p.distance + 0.05).abs() < 1e-12 && p.point_a.z == 0.0);
+    }
+    let c = halfspace_convex_contact(&floor, &cube, 0.0, 0.0).unwrap();
+    assert!((c.distance + 0.05).abs() < 1e-12);
+}
