@@ -167,30 +167,39 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         }
     }
 
-    /// The penetration read off face `f`: the origin's projection on it, expressed in the
-    /// face's vertices, gives the witness points. When the projection falls outside `f` (it can
-    /// only do so when neighbouring faces are coplanar with `f`), the coplanar face that
-    /// contains it is used instead.
+    /// The penetration read off face `f`: the origin's projection `p` on it, expressed in the
+    /// face's vertices, gives the witness points.
+    ///
+    /// On a convex polytope `p` lies inside `f`. Near a curved surface EPA's polytope has many
+    /// almost coplanar faces and is convex only to the visibility threshold, so `p` can fall in
+    /// a neighbouring face instead: then the face that contains `p` (to rounding) and whose
+    /// plane passes closest to it is used, so the witnesses still satisfy
+    /// `point_a − point_b ≈ depth · normal`.
     fn answer(&self, f: usize, status: ContactStatus, iterations: u32) -> Penetration<T, D> {
         let n = self.faces[f].normal;
         let dist = self.faces[f].dist;
         let p = n * dist;
         let min_weight = |l: &[T; 3]| l[0].min(l[1]).min(l[2]);
-        let mut best = (f, self.barycentric(f, &p));
-        if min_weight(&best.1) < T::zero() {
-            let slack = T::epsilon() * T::lit(1e3) * (T::one() + dist.abs());
+        let inside = -T::epsilon() * T::lit(1e3);
+        let mut best = (f, self.barycentric(f, &p), T::zero());
+        if min_weight(&best.1) < inside {
             for (g, face) in self.faces.iter().enumerate() {
-                let coplanar =
-                    face.alive && (face.dist - dist).abs() <= slack && (face.normal - n).norm() <= slack;
-                if coplanar {
-                    let l = self.barycentric(g, &p);
-                    if min_weight(&l) > min_weight(&best.1) {
-                        best = (g, l);
-                    }
+                if !face.alive || !face.dist.is_finite() {
+                    continue;
+                }
+                let l = self.barycentric(g, &p);
+                let off = (face.normal.dot(&p) - face.dist).abs();
+                let better = if min_weight(&l) >= inside {
+                    min_weight(&best.1) < inside || off < best.2
+                } else {
+                    min_weight(&best.1) < inside && min_weight(&l) > min_weight(&best.1)
+                };
+                if better {
+                    best = (g, l, off);
                 }
             }
         }
-        let (g, mut l) = best;
+        let (g, mut l, _) = best;
         // Clamp rounding-size negatives so the witnesses stay on the shapes.
         l.iter_mut().for_each(|x| *x = x.max(T::zero()));
         let sum = l[0] + l[1] + l[2];

@@ -12,8 +12,9 @@
 //! | [`convex`] | GJK + EPA on core shapes plus radii, giving one [`Contact`] |
 //! | [`sat_obb`] | SAT with minimum translation vector for two boxes, with a cached axis |
 //! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
-//! | [`manifold`] | contact manifolds (up to four points with feature ids) |
+//! | [`mod@manifold`] | contact manifolds (up to four points with feature ids) |
 //! | [`pairs`] | analytic contacts: balls, boxes, capsules, triangles, half-spaces |
+//! | [`dispatch`] | one entry point per query for any two shapes: [`contact`], [`intersects`], [`distance`], [`manifold()`] |
 //!
 //! ## Conventions
 //!
@@ -30,6 +31,7 @@ pub use cd_geom::{Contact, ContactStatus};
 
 pub mod box_box;
 pub mod convex;
+pub mod dispatch;
 pub mod epa;
 mod epa2;
 mod epa3;
@@ -41,6 +43,7 @@ pub mod simplex;
 
 pub use box_box::{box_box_contact, box_box_manifold};
 pub use convex::{convex_contact, convex_intersects, ConvexConfig};
+pub use dispatch::{contact, distance, intersects, manifold, NarrowError, PairCache, Shape};
 pub use epa::{epa, EpaConfig, Penetration};
 pub use gjk::{gjk_distance, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus, Intersection};
 pub use manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};

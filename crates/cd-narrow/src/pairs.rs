@@ -14,8 +14,9 @@
 //! solid).
 
 use cd_geom::{
-    closest_point_on_segment, closest_point_on_triangle, closest_points_between_segments, closest_points_segment_triangle,
-    Ball, Capsule, Contact, ContactStatus, Obb, Plane, Point, Real, SupportMap, Triangle, Vector,
+    closest_point_on_segment, closest_point_on_triangle, closest_points_between_segments,
+    closest_points_segment_triangle, Ball, Capsule, Contact, ContactStatus, Obb, Plane, Point, Real,
+    SupportMap, Triangle, Vector,
 };
 
 use crate::convex::{convex_contact, ConvexConfig};
@@ -36,7 +37,13 @@ fn from_core_points<T: Real, const D: usize>(
     let tiny = T::epsilon() * T::lit(16.0) * (pa.coords.amax().max(pb.coords.amax()) + ra + rb);
     let (normal, status) = if len > tiny { (d / len, ContactStatus::Converged) } else { fallback() };
     let core_distance = if len > tiny { len } else { T::zero() };
-    Contact { point_a: pa + normal * ra, point_b: pb - normal * rb, normal, distance: core_distance - ra - rb, status }
+    Contact {
+        point_a: pa + normal * ra,
+        point_b: pb - normal * rb,
+        normal,
+        distance: core_distance - ra - rb,
+        status,
+    }
 }
 
 fn within<T: Real, const D: usize>(c: Contact<T, D>, prediction: T) -> Option<Contact<T, D>> {
@@ -49,21 +56,32 @@ fn x_axis<T: Real, const D: usize>() -> Vector<T, D> {
 }
 
 /// Ball/ball. Concentric balls get the normal +x and the degenerate status.
-pub fn ball_ball_contact<T: Real, const D: usize>(a: &Ball<T, D>, b: &Ball<T, D>, prediction: T) -> Option<Contact<T, D>> {
-    let c = from_core_points(*a.center(), *b.center(), a.radius(), b.radius(), || (x_axis(), ContactStatus::Degenerate));
+pub fn ball_ball_contact<T: Real, const D: usize>(
+    a: &Ball<T, D>,
+    b: &Ball<T, D>,
+    prediction: T,
+) -> Option<Contact<T, D>> {
+    let c = from_core_points(*a.center(), *b.center(), a.radius(), b.radius(), || {
+        (x_axis(), ContactStatus::Degenerate)
+    });
     within(c, prediction)
 }
 
 /// Box/ball: the box point closest to the centre, or, with the centre inside the box, the
 /// nearest face (the minimum translation of a ball out of a box is through that face).
-pub fn obb_ball_contact<T: Real, const D: usize>(a: &Obb<T, D>, b: &Ball<T, D>, prediction: T) -> Option<Contact<T, D>> {
+pub fn obb_ball_contact<T: Real, const D: usize>(
+    a: &Obb<T, D>,
+    b: &Ball<T, D>,
+    prediction: T,
+) -> Option<Contact<T, D>> {
     let local = a.to_local(b.center());
     let h = a.half_extents();
     let inside = (0..D).all(|i| local[i].abs() <= h[i]);
     if !inside {
         let clamped = Point::from(Vector::from_fn(|i, _| local[i].clamp(-h[i], h[i])));
         let q = a.to_world(&clamped);
-        let c = from_core_points(q, *b.center(), T::zero(), b.radius(), || (x_axis(), ContactStatus::Degenerate));
+        let c =
+            from_core_points(q, *b.center(), T::zero(), b.radius(), || (x_axis(), ContactStatus::Degenerate));
         return within(c, prediction);
     }
     // Inside: leave through the face with the smallest clearance.
@@ -83,26 +101,42 @@ pub fn obb_ball_contact<T: Real, const D: usize>(a: &Obb<T, D>, b: &Ball<T, D>, 
 }
 
 /// Ball/box: the mirror of [`obb_ball_contact`].
-pub fn ball_obb_contact<T: Real, const D: usize>(a: &Ball<T, D>, b: &Obb<T, D>, prediction: T) -> Option<Contact<T, D>> {
+pub fn ball_obb_contact<T: Real, const D: usize>(
+    a: &Ball<T, D>,
+    b: &Obb<T, D>,
+    prediction: T,
+) -> Option<Contact<T, D>> {
     obb_ball_contact(b, a, prediction).map(|c| c.flipped())
 }
 
 /// Capsule/ball: the axis point closest to the centre.
-pub fn capsule_ball_contact<T: Real, const D: usize>(a: &Capsule<T, D>, b: &Ball<T, D>, prediction: T) -> Option<Contact<T, D>> {
+pub fn capsule_ball_contact<T: Real, const D: usize>(
+    a: &Capsule<T, D>,
+    b: &Ball<T, D>,
+    prediction: T,
+) -> Option<Contact<T, D>> {
     let (q, _) = closest_point_on_segment(b.center(), &a.segment());
     let fallback = || (perpendicular(&(a.b() - a.a())), ContactStatus::Degenerate);
     within(from_core_points(q, *b.center(), a.radius(), b.radius(), fallback), prediction)
 }
 
 /// Ball/capsule: the mirror of [`capsule_ball_contact`].
-pub fn ball_capsule_contact<T: Real, const D: usize>(a: &Ball<T, D>, b: &Capsule<T, D>, prediction: T) -> Option<Contact<T, D>> {
+pub fn ball_capsule_contact<T: Real, const D: usize>(
+    a: &Ball<T, D>,
+    b: &Capsule<T, D>,
+    prediction: T,
+) -> Option<Contact<T, D>> {
     capsule_ball_contact(b, a, prediction).map(|c| c.flipped())
 }
 
 /// Capsule/capsule: closest points of the axes; crossing axes are separated along their common
 /// perpendicular (oriented from A's centre to B's), parallel touching axes along any
 /// perpendicular (degenerate).
-pub fn capsule_capsule_contact<T: Real, const D: usize>(a: &Capsule<T, D>, b: &Capsule<T, D>, prediction: T) -> Option<Contact<T, D>> {
+pub fn capsule_capsule_contact<T: Real, const D: usize>(
+    a: &Capsule<T, D>,
+    b: &Capsule<T, D>,
+    prediction: T,
+) -> Option<Contact<T, D>> {
     let (cp, _, _) = closest_points_between_segments(a.a(), a.b(), b.a(), b.b());
     let fallback = || {
         let (da, db) = (a.b() - a.a(), b.b() - b.a());
@@ -133,7 +167,11 @@ fn perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
 /// Triangle/ball: the triangle point closest to the centre; a centre on the triangle is pushed
 /// out along the face normal (to the front side, the side the normal `(b − a) × (c − a)`
 /// points to).
-pub fn triangle_ball_contact<T: Real>(a: &Triangle<T, 3>, b: &Ball<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+pub fn triangle_ball_contact<T: Real>(
+    a: &Triangle<T, 3>,
+    b: &Ball<T, 3>,
+    prediction: T,
+) -> Option<Contact<T, 3>> {
     let (q, _, _) = closest_point_on_triangle(b.center(), a);
     let fallback = || match a.normal() {
         Ok(n) => (n, ContactStatus::Converged),
@@ -143,13 +181,21 @@ pub fn triangle_ball_contact<T: Real>(a: &Triangle<T, 3>, b: &Ball<T, 3>, predic
 }
 
 /// Ball/triangle: the mirror of [`triangle_ball_contact`].
-pub fn ball_triangle_contact<T: Real>(a: &Ball<T, 3>, b: &Triangle<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+pub fn ball_triangle_contact<T: Real>(
+    a: &Ball<T, 3>,
+    b: &Triangle<T, 3>,
+    prediction: T,
+) -> Option<Contact<T, 3>> {
     triangle_ball_contact(b, a, prediction).map(|c| c.flipped())
 }
 
 /// Triangle/capsule: closest points of the triangle and the axis; when the axis pierces the
 /// triangle, the penetration comes from EPA on the cores (triangle and segment).
-pub fn triangle_capsule_contact<T: Real>(a: &Triangle<T, 3>, b: &Capsule<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+pub fn triangle_capsule_contact<T: Real>(
+    a: &Triangle<T, 3>,
+    b: &Capsule<T, 3>,
+    prediction: T,
+) -> Option<Contact<T, 3>> {
     let seg = b.segment();
     let cp = closest_points_segment_triangle(&seg, a);
     let d = cp.distance();
@@ -158,12 +204,17 @@ pub fn triangle_capsule_contact<T: Real>(a: &Triangle<T, 3>, b: &Capsule<T, 3>, 
         let c = from_core_points(cp.b, cp.a, T::zero(), b.radius(), || (x_axis(), ContactStatus::Degenerate));
         return within(c, prediction);
     }
-    let c = convex_contact(a, T::zero(), &seg, b.radius(), &ConvexConfig::default(), &mut GjkCache::default());
+    let c =
+        convex_contact(a, T::zero(), &seg, b.radius(), &ConvexConfig::default(), &mut GjkCache::default());
     within(c, prediction)
 }
 
 /// Capsule/triangle: the mirror of [`triangle_capsule_contact`].
-pub fn capsule_triangle_contact<T: Real>(a: &Capsule<T, 3>, b: &Triangle<T, 3>, prediction: T) -> Option<Contact<T, 3>> {
+pub fn capsule_triangle_contact<T: Real>(
+    a: &Capsule<T, 3>,
+    b: &Triangle<T, 3>,
+    prediction: T,
+) -> Option<Contact<T, 3>> {
     triangle_capsule_contact(b, a, prediction).map(|c| c.flipped())
 }
 
@@ -190,12 +241,18 @@ pub fn halfspace_convex_contact<T: Real, const D: usize, S: SupportMap<T, D> + ?
 
 /// Half-space/box manifold: every corner within `prediction` of the plane (the four deepest
 /// spanning the largest area when more qualify). Feature id = corner index.
-pub fn halfspace_obb_manifold<T: Real>(plane: &Plane<T, 3>, b: &Obb<T, 3>, prediction: T, out: &mut Manifold<T, 3>) {
+pub fn halfspace_obb_manifold<T: Real>(
+    plane: &Plane<T, 3>,
+    b: &Obb<T, 3>,
+    prediction: T,
+    out: &mut Manifold<T, 3>,
+) {
     let n = *plane.normal();
     out.clear();
     out.normal = n;
     let h = b.half_extents();
-    let mut candidates = [ManifoldPoint { point_a: Point::origin(), point_b: Point::origin(), distance: T::zero(), id: 0 }; 8];
+    let mut candidates =
+        [ManifoldPoint { point_a: Point::origin(), point_b: Point::origin(), distance: T::zero(), id: 0 }; 8];
     let mut count = 0;
     for k in 0..8u32 {
         let s = |bit: u32, i: usize| if k & bit == 0 { -h[i] } else { h[i] };

@@ -32,13 +32,27 @@ fn capsule(rng: &mut Rng) -> Capsule<f64, 3> {
 }
 
 fn obb(rng: &mut Rng) -> Obb<f64, 3> {
-    let q = nalgebra::UnitQuaternion::from_euler_angles(rng.range(-3.0, 3.0), rng.range(-1.5, 1.5), rng.range(-3.0, 3.0));
-    Obb::from_rotation(P3::from(rng.vector::<3>(-1.0, 1.0)), q, V3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0))).unwrap()
+    let q = nalgebra::UnitQuaternion::from_euler_angles(
+        rng.range(-3.0, 3.0),
+        rng.range(-1.5, 1.5),
+        rng.range(-3.0, 3.0),
+    );
+    Obb::from_rotation(
+        P3::from(rng.vector::<3>(-1.0, 1.0)),
+        q,
+        V3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0)),
+    )
+    .unwrap()
 }
 
 fn triangle(rng: &mut Rng) -> Triangle<f64, 3> {
     let c = rng.vector::<3>(-1.0, 1.0);
-    Triangle::new(P3::from(c + rng.vector::<3>(-1.0, 1.0)), P3::from(c + rng.vector::<3>(-1.0, 1.0)), P3::from(c + rng.vector::<3>(-1.0, 1.0))).unwrap()
+    Triangle::new(
+        P3::from(c + rng.vector::<3>(-1.0, 1.0)),
+        P3::from(c + rng.vector::<3>(-1.0, 1.0)),
+        P3::from(c + rng.vector::<3>(-1.0, 1.0)),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -95,11 +109,16 @@ fn degenerate_configurations_have_valid_normals() {
     let x = Capsule::new(P3::new(-1.0, 0.0, 0.0), P3::new(1.0, 0.0, 0.0), 0.2).unwrap();
     let y = Capsule::new(P3::new(0.0, -1.0, 0.0), P3::new(0.0, 1.0, 0.0), 0.3).unwrap();
     let c = capsule_capsule_contact(&x, &y, 0.0).unwrap();
-    assert!((c.distance + 0.5).abs() < 1e-15 && c.normal.z.abs() == 1.0 && c.status == ContactStatus::Converged, "{c:?}");
+    assert!(
+        (c.distance + 0.5).abs() < 1e-15 && c.normal.z.abs() == 1.0 && c.status == ContactStatus::Converged,
+        "{c:?}"
+    );
     // Collinear overlapping capsules: any perpendicular, degenerate.
     let x2 = Capsule::new(P3::new(0.5, 0.0, 0.0), P3::new(2.0, 0.0, 0.0), 0.2).unwrap();
     let c = capsule_capsule_contact(&x, &x2, 0.0).unwrap();
-    assert!((c.distance + 0.4).abs() < 1e-15 && c.normal.x.abs() < 1e-15 && c.status == ContactStatus::Degenerate);
+    assert!(
+        (c.distance + 0.4).abs() < 1e-15 && c.normal.x.abs() < 1e-15 && c.status == ContactStatus::Degenerate
+    );
     // Ball centred on a triangle: pushed out along the face normal (+z for this winding).
     let t = Triangle::new(P3::new(-1.0, -1.0, 0.0), P3::new(1.0, -1.0, 0.0), P3::new(0.0, 1.0, 0.0)).unwrap();
     let b = Ball::new(P3::new(0.0, 0.0, 0.0), 0.25).unwrap();
@@ -119,7 +138,10 @@ fn halfspace_pairs() {
     let b = Ball::new(P3::new(1.0, 2.0, 0.4), 0.5).unwrap();
     let c = halfspace_convex_contact(&floor, b.center(), b.radius(), 0.0).unwrap();
     assert!((c.distance + 0.1).abs() < 1e-15 && c.normal == V3::z());
-    assert!((c.point_b - P3::new(1.0, 2.0, -0.1)).norm() < 1e-15 && (c.point_a - P3::new(1.0, 2.0, 0.0)).norm() < 1e-15);
+    assert!(
+        (c.point_b - P3::new(1.0, 2.0, -0.1)).norm() < 1e-15
+            && (c.point_a - P3::new(1.0, 2.0, 0.0)).norm() < 1e-15
+    );
     // A unit cube tilted 45° about x, lowest edge 0.05 below the floor: two manifold points.
     let h = 0.5 * 2f64.sqrt();
     let cube = Obb::from_rotation(

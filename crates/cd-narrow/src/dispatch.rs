@@ -1,0 +1,285 @@
+//! The dispatcher: one entry point for any two 3D shapes, choosing the best algorithm for the
+//! pair — analytic formulas first, SAT for boxes, GJK + EPA for everything else — in both
+//! orders (the answer for `(b, a)` is the mirror of `(a, b)`).
+//!
+//! | pair | algorithm |
+//! |---|---|
+//! | ball/ball, ball/box, ball/capsule, capsule/capsule, ball/triangle, capsule/triangle | [`crate::pairs`] (closed form) |
+//! | box/box | [`crate::sat_obb`] + [`crate::box_box`] (exact SAT, clipping) |
+//! | half-space/any convex | deepest support point ([`crate::pairs::halfspace_convex_contact`]) |
+//! | any other pair of convex shapes | GJK + EPA on the cores plus radii ([`crate::convex`]) |
+//! | half-space/half-space | [`NarrowError::Unsupported`] (unbounded) |
+
+use core::fmt;
+
+use cd_geom::{
+    Ball, Capsule, Cone, Contact, ConvexPolyhedron, Cylinder, Obb, Plane, Point, Real, Segment, SupportMap,
+    Triangle, Vector,
+};
+
+use crate::box_box::{box_box_contact, box_box_manifold};
+use crate::convex::{convex_contact, convex_intersects, ConvexConfig};
+use crate::gjk::{GjkCache, Intersection};
+use crate::manifold::{Manifold, ManifoldPoint};
+use crate::pairs::*;
+use crate::sat_obb::SatCache;
+
+/// A 3D shape in world space, as the narrow phase sees it.
+#[derive(Clone, Copy)]
+pub enum Shape<'a, T: Real> {
+    /// A ball.
+    Ball(&'a Ball<T, 3>),
+    /// A capsule.
+    Capsule(&'a Capsule<T, 3>),
+    /// An oriented box.
+    Box(&'a Obb<T, 3>),
+    /// A triangle (two-sided; its face normal is preferred when a core pierces it).
+    Triangle(&'a Triangle<T, 3>),
+    /// A segment.
+    Segment(&'a Segment<T, 3>),
+    /// A cylinder.
+    Cylinder(&'a Cylinder<T>),
+    /// A cone.
+    Cone(&'a Cone<T>),
+    /// A convex polyhedron (vertices in world space).
+    Polyhedron(&'a ConvexPolyhedron<T>),
+    /// A half-space: the solid side of a plane, `n·x + d ≤ 0`.
+    HalfSpace(&'a Plane<T, 3>),
+    /// Any user convex shape given by its support map, grown by a radius (≥ 0).
+    Convex(&'a dyn SupportMap<T, 3>, T),
+}
+
+impl<T: Real> fmt::Debug for Shape<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl<'a, T: Real> Shape<'a, T> {
+    /// The shape's kind, for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Shape::Ball(_) => "ball",
+            Shape::Capsule(_) => "capsule",
+            Shape::Box(_) => "box",
+            Shape::Triangle(_) => "triangle",
+            Shape::Segment(_) => "segment",
+            Shape::Cylinder(_) => "cylinder",
+            Shape::Cone(_) => "cone",
+            Shape::Polyhedron(_) => "polyhedron",
+            Shape::HalfSpace(_) => "half-space",
+            Shape::Convex(_, _) => "convex",
+        }
+    }
+
+    /// The core support map and radius GJK works on (`None` for the unbounded half-space).
+    fn core(&self) -> Option<(Core<'a, T>, T)> {
+        Some(match *self {
+            Shape::Ball(b) => (Core::Point(*b.center()), b.radius()),
+            Shape::Capsule(c) => (Core::Segment(*c.a(), *c.b()), c.radius()),
+            Shape::Box(b) => (Core::Dyn(b), T::zero()),
+            Shape::Triangle(t) => (Core::Dyn(t), T::zero()),
+            Shape::Segment(s) => (Core::Segment(*s.a(), *s.b()), T::zero()),
+            Shape::Cylinder(c) => (Core::Dyn(c), T::zero()),
+            Shape::Cone(c) => (Core::Dyn(c), T::zero()),
+            Shape::Polyhedron(p) => (Core::Dyn(p), T::zero()),
+            Shape::Convex(s, r) => (Core::Dyn(s), r),
+            Shape::HalfSpace(_) => return None,
+        })
+    }
+}
+
+/// A core shape for GJK: points and segments by value (balls and capsules do not store
+/// them), everything else by reference.
+enum Core<'a, T: Real> {
+    Point(Point<T, 3>),
+    Segment(Point<T, 3>, Point<T, 3>),
+    Dyn(&'a dyn SupportMap<T, 3>),
+}
+
+impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
+    #[inline]
+    fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
+        match self {
+            Core::Point(p) => *p,
+            Core::Segment(a, b) => {
+                if d.dot(&a.coords) >= d.dot(&b.coords) {
+                    *a
+                } else {
+                    *b
+                }
+            }
+            Core::Dyn(s) => s.support(d),
+        }
+    }
+}
+
+/// Why the dispatcher could not answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrowError {
+    /// The pair has no meaningful contact (two half-spaces).
+    Unsupported {
+        /// First shape's kind.
+        a: &'static str,
+        /// Second shape's kind.
+        b: &'static str,
+    },
+    /// The prediction distance was NaN.
+    InvalidPrediction,
+}
+
+impl fmt::Display for NarrowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NarrowError::Unsupported { a, b } => write!(f, "no narrow-phase query between a {a} and a {b}"),
+            NarrowError::InvalidPrediction => f.write_str("the prediction distance is NaN"),
+        }
+    }
+}
+
+impl std::error::Error for NarrowError {}
+
+/// Per-pair state kept between frames: GJK's last direction and SAT's last axis.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PairCache<T: Real> {
+    /// Warm start of GJK.
+    pub gjk: GjkCache<T, 3>,
+    /// Cached separating axis of box pairs.
+    pub sat: SatCache,
+}
+
+/// The contact of `a` and `b`, or `None` when they are farther apart than `prediction`.
+///
+/// ```
+/// use cd_geom::{Ball, Obb};
+/// use cd_narrow::{contact, PairCache, Shape};
+/// use nalgebra::{Point3, Vector3, UnitQuaternion};
+///
+/// let ball = Ball::new(Point3::new(0.0f64, 0.0, 1.4), 0.5).unwrap();
+/// let cube = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), Vector3::repeat(1.0)).unwrap();
+/// let c = contact(Shape::Box(&cube), Shape::Ball(&ball), 0.0, &mut PairCache::default()).unwrap().unwrap();
+/// assert!((c.depth() - 0.1).abs() < 1e-12);
+/// assert_eq!(c.normal, Vector3::z());
+/// ```
+pub fn contact<T: Real>(
+    a: Shape<'_, T>,
+    b: Shape<'_, T>,
+    prediction: T,
+    cache: &mut PairCache<T>,
+) -> Result<Option<Contact<T, 3>>, NarrowError> {
+    if prediction.partial_cmp(&T::zero()).is_none() {
+        return Err(NarrowError::InvalidPrediction);
+    }
+    use Shape as S;
+    let p = prediction;
+    Ok(match (a, b) {
+        (S::Ball(x), S::Ball(y)) => ball_ball_contact(x, y, p),
+        (S::Box(x), S::Ball(y)) => obb_ball_contact(x, y, p),
+        (S::Ball(x), S::Box(y)) => ball_obb_contact(x, y, p),
+        (S::Capsule(x), S::Ball(y)) => capsule_ball_contact(x, y, p),
+        (S::Ball(x), S::Capsule(y)) => ball_capsule_contact(x, y, p),
+        (S::Capsule(x), S::Capsule(y)) => capsule_capsule_contact(x, y, p),
+        (S::Triangle(x), S::Ball(y)) => triangle_ball_contact(x, y, p),
+        (S::Ball(x), S::Triangle(y)) => ball_triangle_contact(x, y, p),
+        (S::Triangle(x), S::Capsule(y)) => triangle_capsule_contact(x, y, p),
+        (S::Capsule(x), S::Triangle(y)) => capsule_triangle_contact(x, y, p),
+        (S::Box(x), S::Box(y)) => box_box_contact(x, y, p, &mut cache.sat),
+        (S::HalfSpace(_), S::HalfSpace(_)) => return Err(unsupported(a, b)),
+        (S::HalfSpace(h), other) => halfspace(h, other, p),
+        (other, S::HalfSpace(h)) => halfspace(h, other, p).map(|c| c.flipped()),
+        _ => {
+            let ((ca, ra), (cb, rb)) = cores(a, b)?;
+            let c = convex_contact(&ca, ra, &cb, rb, &ConvexConfig::default(), &mut cache.gjk);
+            (c.distance <= p).then_some(c)
+        }
+    })
+}
+
+/// Whether `a` and `b` overlap or touch. GJK's iteration cap (reachable only on curved shapes
+/// with extreme tolerances) answers with the contact query instead of guessing.
+pub fn intersects<T: Real>(
+    a: Shape<'_, T>,
+    b: Shape<'_, T>,
+    cache: &mut PairCache<T>,
+) -> Result<bool, NarrowError> {
+    use Shape as S;
+    match (a, b) {
+        (S::Ball(_) | S::Capsule(_), S::Ball(_) | S::Capsule(_))
+        | (S::Box(_), S::Box(_))
+        | (S::HalfSpace(_), _)
+        | (_, S::HalfSpace(_)) => contact(a, b, T::zero(), cache).map(|c| c.is_some()),
+        _ => {
+            let ((ca, ra), (cb, rb)) = cores(a, b)?;
+            match convex_intersects(&ca, ra, &cb, rb, &Default::default(), &mut cache.gjk) {
+                Intersection::Separated { .. } => Ok(false),
+                Intersection::Intersecting => Ok(true),
+                Intersection::Undecided { .. } => contact(a, b, T::zero(), cache).map(|c| c.is_some()),
+            }
+        }
+    }
+}
+
+/// The signed distance and witness points of `a` and `b` (a contact with unlimited prediction).
+pub fn distance<T: Real>(
+    a: Shape<'_, T>,
+    b: Shape<'_, T>,
+    cache: &mut PairCache<T>,
+) -> Result<Contact<T, 3>, NarrowError> {
+    contact(a, b, T::infinity(), cache).map(|c| c.expect("an infinite prediction keeps every contact"))
+}
+
+/// The contact manifold of `a` and `b` (empty when farther apart than `prediction`): box/box
+/// and half-space/box by clipping (up to four points), every other pair one point.
+pub fn manifold<T: Real>(
+    a: Shape<'_, T>,
+    b: Shape<'_, T>,
+    prediction: T,
+    cache: &mut PairCache<T>,
+    out: &mut Manifold<T, 3>,
+) -> Result<(), NarrowError> {
+    use Shape as S;
+    out.clear();
+    match (a, b) {
+        (S::Box(x), S::Box(y)) => {
+            if prediction.partial_cmp(&T::zero()).is_none() {
+                return Err(NarrowError::InvalidPrediction);
+            }
+            box_box_manifold(x, y, prediction, &mut cache.sat, out);
+        }
+        (S::HalfSpace(h), S::Box(y)) => halfspace_obb_manifold(h, y, prediction, out),
+        (S::Box(x), S::HalfSpace(h)) => {
+            halfspace_obb_manifold(h, x, prediction, out);
+            *out = out.flipped();
+        }
+        _ => {
+            if let Some(c) = contact(a, b, prediction, cache)? {
+                out.normal = c.normal;
+                out.push(ManifoldPoint {
+                    point_a: c.point_a,
+                    point_b: c.point_b,
+                    distance: c.distance,
+                    id: 0,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn unsupported<T: Real>(a: Shape<'_, T>, b: Shape<'_, T>) -> NarrowError {
+    NarrowError::Unsupported { a: a.name(), b: b.name() }
+}
+
+type CorePair<'a, T> = ((Core<'a, T>, T), (Core<'a, T>, T));
+
+fn cores<'a, T: Real>(a: Shape<'a, T>, b: Shape<'a, T>) -> Result<CorePair<'a, T>, NarrowError> {
+    match (a.core(), b.core()) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(unsupported(a, b)),
+    }
+}
+
+fn halfspace<T: Real>(h: &Plane<T, 3>, other: Shape<'_, T>, p: T) -> Option<Contact<T, 3>> {
+    let (core, radius) = other.core()?;
+    halfspace_convex_contact(h, &core, radius, p)
+}
