@@ -10,7 +10,10 @@
 use cd_geom::{Contact, ContactStatus, Real, SupportMap};
 
 use crate::epa::{epa, EpaConfig};
-use crate::gjk::{gjk_distance, gjk_intersects, GjkCache, GjkConfig, GjkStatus, Intersection};
+use crate::gjk::{
+    gjk_distance, gjk_distance_within, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus,
+    Intersection,
+};
 
 /// Configuration of the GJK + EPA pipeline.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,6 +61,45 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let g = gjk_distance(core_a, core_b, &config.gjk, cache);
+    finish(core_a, radius_a, core_b, radius_b, &g, config)
+}
+
+/// [`convex_contact`] restricted to contacts within `prediction`: `None` as soon as GJK proves
+/// the shapes farther apart, which on separated pairs costs a fraction of the full distance.
+pub fn convex_contact_within<T, const D: usize, A, B>(
+    core_a: &A,
+    radius_a: T,
+    core_b: &B,
+    radius_b: T,
+    prediction: T,
+    config: &ConvexConfig<T>,
+    cache: &mut GjkCache<T, D>,
+) -> Option<Contact<T, D>>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let g = gjk_distance_within(core_a, core_b, prediction + radius_a + radius_b, &config.gjk, cache)?;
+    let c = finish(core_a, radius_a, core_b, radius_b, &g, config);
+    (c.distance <= prediction).then_some(c)
+}
+
+/// The contact from GJK's result: grown witness points when the cores are apart, EPA when
+/// they overlap.
+fn finish<T, const D: usize, A, B>(
+    core_a: &A,
+    radius_a: T,
+    core_b: &B,
+    radius_b: T,
+    g: &GjkResult<T, D>,
+    config: &ConvexConfig<T>,
+) -> Contact<T, D>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
     let margins = radius_a + radius_b;
     if g.status != GjkStatus::Intersecting {
         let n = g.normal();

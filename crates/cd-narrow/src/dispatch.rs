@@ -18,7 +18,7 @@ use cd_geom::{
 };
 
 use crate::box_box::{box_box_contact, box_box_manifold};
-use crate::convex::{convex_contact, convex_intersects, ConvexConfig};
+use crate::convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
 use crate::gjk::{GjkCache, Intersection};
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::pairs::*;
@@ -189,8 +189,11 @@ pub fn contact<T: Real>(
         (other, S::HalfSpace(h)) => halfspace(h, other, p).map(|c| c.flipped()),
         _ => {
             let ((ca, ra), (cb, rb)) = cores(a, b)?;
-            let c = convex_contact(&ca, ra, &cb, rb, &ConvexConfig::default(), &mut cache.gjk);
-            (c.distance <= p).then_some(c)
+            if p < T::infinity() {
+                convex_contact_within(&ca, ra, &cb, rb, p, &ConvexConfig::default(), &mut cache.gjk)
+            } else {
+                Some(convex_contact(&ca, ra, &cb, rb, &ConvexConfig::default(), &mut cache.gjk))
+            }
         }
     })
 }

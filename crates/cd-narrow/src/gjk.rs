@@ -183,6 +183,29 @@ where
     result
 }
 
+/// GJK distance between A and B, or `None` as soon as they are proven farther apart than
+/// `max_distance` (the early exit of the boolean test, then the full distance otherwise): what
+/// a contact query with a prediction distance needs.
+pub fn gjk_distance_within<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    max_distance: T,
+    config: &GjkConfig<T>,
+    cache: &mut GjkCache<T, D>,
+) -> Option<GjkResult<T, D>>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let (result, separating) = run(a, b, config, cache, Mode::Boolean(max_distance.max(T::zero())));
+    if separating.is_some() || (result.status == GjkStatus::Separated && result.distance > max_distance) {
+        None
+    } else {
+        Some(result)
+    }
+}
+
 /// GJK boolean test: are A and B closer than `margin` (`0` for plain intersection)?
 ///
 /// Stops at the first separating axis, so it is cheaper than [`gjk_distance`] on separated
@@ -245,59 +268,60 @@ where
     let mut simplex = Simplex::single(first);
     let mut v = first.w;
     let mut vv = v.norm_squared();
-    let mut lower = T::zero();
+    // Largest |w|² seen: the scale of the absolute tolerance (kept incrementally: no loop).
+    let mut scale_sq = vv;
+    // Best lower bound so far, squared: max (v·w)² / |v|² over iterations with v·w > 0.
+    let mut lower_sq = T::zero();
     let eps_abs_sq = config.abs_tolerance * config.abs_tolerance;
+    let margin_sq = match mode {
+        Mode::Boolean(m) => Some(m * m),
+        Mode::Distance => None,
+    };
     let mut status = GjkStatus::IterationCap;
     let mut separating = None;
     let mut iterations = 0;
 
     while iterations < config.max_iterations {
-        if vv <= eps_abs_sq * simplex.max_norm_squared() {
+        if vv <= eps_abs_sq * scale_sq {
             status = GjkStatus::Intersecting;
             break;
         }
         iterations += 1;
         let w = cso_support(a, b, &v);
         let vw = v.dot(&w.w);
+        scale_sq = scale_sq.max(w.w.norm_squared());
         if vw > T::zero() {
             // v·w / |v| is a proven lower bound: no point of A − B is closer along v.
-            let bound = vw / vv.sqrt();
-            lower = lower.max(bound);
-            if let Mode::Boolean(margin) = mode {
-                if bound > margin {
-                    separating = Some(-v);
-                    status = GjkStatus::Separated;
-                    break;
-                }
+            let bound_sq = vw * vw / vv;
+            lower_sq = lower_sq.max(bound_sq);
+            if margin_sq.is_some_and(|m| bound_sq > m) {
+                separating = Some(-v);
+                status = GjkStatus::Separated;
+                break;
             }
         }
-        // A repeated vertex means v·w ≥ |v|² up to rounding: the same stop, made explicit so
-        // rounding cannot make GJK add the same point again.
-        let repeated =
-            simplex.contains(&w.w, eps_abs_sq * simplex.max_norm_squared().max(w.w.norm_squared()));
-        if vv - vw <= config.rel_tolerance * vv || repeated {
+        // Converged: the lower bound v·w/|v| and the upper bound |v| agree. A vertex already in
+        // the simplex always stops here (v·w ≥ |v|² for every point of the simplex).
+        if vv - vw <= config.rel_tolerance * vv {
             status = GjkStatus::Separated;
             break;
         }
-        let previous = simplex;
         simplex.push(w);
         let next = simplex.reduce();
         let next_vv = next.norm_squared();
+        let progress = next_vv < vv;
+        v = next;
+        vv = next_vv;
         if simplex.is_full() {
             status = GjkStatus::Intersecting;
-            v = next;
-            vv = next_vv;
             break;
         }
-        // (also catches a NaN from a misbehaving user support map)
-        if next_vv >= vv || !next_vv.is_finite() {
-            // No progress in floating point: the previous simplex is the best answer.
-            simplex = previous;
+        // No progress in floating point (or a NaN from a misbehaving user support map): the
+        // answer cannot improve, it is within rounding of the previous one.
+        if !progress || !next_vv.is_finite() {
             status = GjkStatus::Separated;
             break;
         }
-        v = next;
-        vv = next_vv;
     }
 
     let (point_a, point_b) = simplex.witnesses();
@@ -308,7 +332,7 @@ where
     let result = GjkResult {
         status,
         distance,
-        lower_bound: lower.min(distance),
+        lower_bound: lower_sq.sqrt().min(distance),
         point_a,
         point_b,
         simplex,

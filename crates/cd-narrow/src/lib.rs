@@ -10,6 +10,7 @@
 //! | [`simplex`] | GJK's sub-algorithm: signed volumes (Montanari et al. 2017) |
 //! | [`mod@epa`] | EPA penetration depth (van den Bergen 2001), 2D polygon and 3D horizon expansion |
 //! | [`convex`] | GJK + EPA on core shapes plus radii, giving one [`Contact`] |
+//! | [`mpr`] | MPR boolean test and penetration (Snethen's XenoCollide 2008) |
 //! | [`sat_obb`] | SAT with minimum translation vector for two boxes, with a cached axis |
 //! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
 //! | [`mod@manifold`] | contact manifolds (up to four points with feature ids) |
@@ -37,16 +38,21 @@ mod epa2;
 mod epa3;
 pub mod gjk;
 pub mod manifold;
+pub mod mpr;
 pub mod pairs;
 pub mod sat_obb;
 pub mod simplex;
 
 pub use box_box::{box_box_contact, box_box_manifold};
-pub use convex::{convex_contact, convex_intersects, ConvexConfig};
+pub use convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
 pub use dispatch::{contact, distance, intersects, manifold, NarrowError, PairCache, Shape};
 pub use epa::{epa, EpaConfig, Penetration};
-pub use gjk::{gjk_distance, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus, Intersection};
+pub use gjk::{
+    gjk_distance, gjk_distance_within, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus,
+    Intersection,
+};
 pub use manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
+pub use mpr::{mpr_contact, mpr_intersects, MprConfig};
 pub use pairs::*;
 pub use sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
 pub use simplex::{Simplex, SimplexVertex};

@@ -31,6 +31,10 @@ where
         let local = self.pose.inverse_transform_vector(d);
         self.pose.transform_point(&self.shape.support(&local))
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        self.pose.transform_point(&self.shape.interior_point())
+    }
 }
 
 /// A shape grown by a radius (its Minkowski sum with a ball): `support(d) = S.support(d) + r·d̂`.
@@ -56,6 +60,10 @@ impl<S: SupportMap<T, D>, T: Real, const D: usize> SupportMap<T, D> for Margin<S
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         self.core.support(d) + unit_or_zero(d) * self.radius
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        self.core.interior_point()
+    }
 }
 
 /// The Minkowski sum `A ⊕ B`: `support(d) = A.support(d) + B.support(d)`.
@@ -73,6 +81,10 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     #[inline]
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         self.a.support(d) + self.b.support(d).coords
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        self.a.interior_point() + self.b.interior_point().coords
     }
 }
 
@@ -92,5 +104,9 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     #[inline]
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         Point::from(self.a.support(d) - self.b.support(&-d))
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        Point::from(self.a.interior_point() - self.b.interior_point())
     }
 }

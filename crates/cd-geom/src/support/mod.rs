@@ -22,6 +22,21 @@ use crate::{Point, Real, Vector};
 pub trait SupportMap<T: Real, const D: usize> {
     /// A point `p` of the shape maximizing `d·p`.
     fn support(&self, d: &Vector<T, D>) -> Point<T, D>;
+
+    /// A point inside the shape (its centre when it has one): MPR's interior point and the
+    /// reference point of a rotating shape in conservative advancement.
+    ///
+    /// The default is the mean of the support points along `±` each coordinate axis (`2D`
+    /// support calls), a convex combination of points of the shape and so inside it; the
+    /// primitives override it with their centre.
+    fn interior_point(&self) -> Point<T, D> {
+        let mut sum = Vector::<T, D>::zeros();
+        for i in 0..D {
+            let e = Vector::<T, D>::from_fn(|k, _| if k == i { T::one() } else { T::zero() });
+            sum += self.support(&e).coords + self.support(&-e).coords;
+        }
+        Point::from(sum / T::lit((2 * D) as f64))
+    }
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
@@ -29,12 +44,20 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         (**self).support(d)
     }
+    #[inline(always)]
+    fn interior_point(&self) -> Point<T, D> {
+        (**self).interior_point()
+    }
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for Box<S> {
     #[inline(always)]
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         (**self).support(d)
+    }
+    #[inline(always)]
+    fn interior_point(&self) -> Point<T, D> {
+        (**self).interior_point()
     }
 }
 

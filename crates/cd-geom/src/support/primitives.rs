@@ -13,6 +13,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Point<T, D> {
     fn support(&self, _d: &Vector<T, D>) -> Point<T, D> {
         *self
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        *self
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T, D> {
@@ -20,12 +24,20 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T, D> {
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         self.center() + unit_or_zero(d) * self.radius()
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        *self.center()
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Aabb<T, D> {
     #[inline]
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         Point::from(Vector::from_fn(|i, _| if d[i] >= T::zero() { self.max()[i] } else { self.min()[i] }))
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        self.center()
     }
 }
 
@@ -36,6 +48,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Obb<T, D> {
         let h = self.half_extents();
         let corner = Vector::<T, D>::from_fn(|i, _| if local[i] >= T::zero() { h[i] } else { -h[i] });
         self.center() + self.axes() * corner
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        *self.center()
     }
 }
 
@@ -48,6 +64,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Segment<T, D> {
             *self.b()
         }
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        self.a() + (self.b() - self.a()) * T::lit(0.5)
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Triangle<T, D> {
@@ -56,12 +76,20 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Triangle<T, D> {
         let v = self.vertices();
         v[linear_support(&v, d)]
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        self.centroid()
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
     #[inline]
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         self.segment().support(d) + unit_or_zero(d) * self.radius()
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        self.a() + (self.b() - self.a()) * T::lit(0.5)
     }
 }
 
@@ -70,6 +98,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Polygon<T, D> {
     #[inline]
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         self.vertices()[linear_support(self.vertices(), d)]
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, D> {
+        mean(self.vertices())
     }
 }
 
@@ -84,6 +116,10 @@ impl<T: Real> SupportMap<T, 3> for Lozenge<T> {
             p += self.e1();
         }
         p + unit_or_zero(d) * self.radius()
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, 3> {
+        self.origin() + (self.e0() + self.e1()) * T::lit(0.5)
     }
 }
 
@@ -112,6 +148,10 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
         let cap = if d.dot(&u) >= T::zero() { self.b() } else { self.a() };
         disc_support(cap, &u, self.radius(), d)
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, 3> {
+        self.a() + (self.b() - self.a()) * T::lit(0.5)
+    }
 }
 
 impl<T: Real> SupportMap<T, 3> for Cone<T> {
@@ -124,6 +164,10 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
             rim
         }
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, 3> {
+        self.base() + (self.apex() - self.base()) * T::lit(0.25)
+    }
 }
 
 impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
@@ -131,4 +175,14 @@ impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
     fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
         self.vertices()[self.support_index(d, 0)]
     }
+    #[inline]
+    fn interior_point(&self) -> Point<T, 3> {
+        mean(self.vertices())
+    }
+}
+
+/// The mean of a non-empty point list (inside its convex hull).
+fn mean<T: Real, const D: usize>(points: &[Point<T, D>]) -> Point<T, D> {
+    let sum = points.iter().fold(Vector::<T, D>::zeros(), |acc, p| acc + p.coords);
+    Point::from(sum / T::lit(points.len().max(1) as f64))
 }
