@@ -5,11 +5,11 @@
 //!
 //! parry takes local shapes and poses; cd takes world-space shapes (balls, boxes and capsules
 //! placed once outside the timed region, the way a world updates its bodies once per step)
-//! and hulls as `Transformed` local hulls (the pose is applied inside each support call, as
-//! parry does). `cd_warm` keeps each pair's GJK/SAT cache from the previous iteration.
+//! and hulls as local hulls with a pose (`Shape::Hull`: the pose is applied inside each
+//! support call, as parry does; all pairs share one hull, as parry's share one shape). `cd_warm` keeps each pair's GJK/SAT cache from the previous iteration.
 
 use cd_benches::{Rng, BATCH};
-use cd_geom::{Ball, Capsule, ConvexPolyhedron, Obb, Transformed};
+use cd_geom::{Ball, Capsule, ConvexPolyhedron, Obb};
 use cd_narrow::{contact, distance, intersects, PairCache, Shape};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
@@ -57,16 +57,16 @@ fn sphere_points(n: usize) -> Vec<Point3<f32>> {
         .collect()
 }
 
-/// A shape placed for cd.
-enum CdShape {
+/// A shape placed for cd (hulls share one local hull, as parry's pairs share one shape).
+enum CdShape<'h> {
     Ball(Ball<f32, 3>),
     Box(Obb<f32, 3>),
     Capsule(Capsule<f32, 3>),
-    Hull(Transformed<ConvexPolyhedron<f32>, f32, UnitQuaternion<f32>, 3>),
+    Hull(&'h ConvexPolyhedron<f32>, Isometry3<f32>),
 }
 
-impl CdShape {
-    fn new(kind: Kind, pose: &Isometry3<f32>, hulls: &Hulls) -> Self {
+impl<'h> CdShape<'h> {
+    fn new(kind: Kind, pose: &Isometry3<f32>, hulls: &'h Hulls) -> Self {
         match kind {
             Kind::Ball => CdShape::Ball(Ball::new(pose * Point3::origin(), 0.5).unwrap()),
             Kind::Cuboid => CdShape::Box(
@@ -78,7 +78,7 @@ impl CdShape {
                     Capsule::new(pose * Point3::from(-h), pose * Point3::from(h), CAPSULE.1).unwrap(),
                 )
             }
-            Kind::Hull(n) => CdShape::Hull(Transformed::new(hulls.cd(n).clone(), *pose)),
+            Kind::Hull(n) => CdShape::Hull(hulls.cd(n), *pose),
         }
     }
 
@@ -87,7 +87,7 @@ impl CdShape {
             CdShape::Ball(b) => Shape::Ball(b),
             CdShape::Box(b) => Shape::Box(b),
             CdShape::Capsule(c) => Shape::Capsule(c),
-            CdShape::Hull(h) => Shape::Convex(h, 0.0),
+            CdShape::Hull(h, pose) => Shape::Hull(h, pose),
         }
     }
 }
@@ -133,14 +133,14 @@ fn parry_pose(p: &Isometry3<f32>) -> Pose {
 }
 
 /// A batch of pairs: cd shapes and parry (pose, shape) pairs on identical poses.
-struct Batch {
-    cd: Vec<(CdShape, CdShape)>,
+struct Batch<'h> {
+    cd: Vec<(CdShape<'h>, CdShape<'h>)>,
     parry: Vec<(Pose, Pose)>,
     parry_a: Box<dyn PShape>,
     parry_b: Box<dyn PShape>,
 }
 
-fn batch(ka: Kind, kb: Kind, penetrating: bool, hulls: &Hulls, seed: u64) -> Batch {
+fn batch(ka: Kind, kb: Kind, penetrating: bool, hulls: &Hulls, seed: u64) -> Batch<'_> {
     let mut rng = Rng::new(seed);
     let mut cd = Vec::with_capacity(BATCH);
     let mut parry = Vec::with_capacity(BATCH);

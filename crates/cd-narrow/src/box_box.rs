@@ -17,7 +17,7 @@ use cd_geom::{closest_points_between_segments, Contact, ContactStatus, Obb, Poin
 
 use crate::gjk::{gjk_distance, GjkCache, GjkConfig, GjkStatus};
 use crate::manifold::{Manifold, ManifoldPoint};
-use crate::sat_obb::{obb_obb_sat, BoxFeature, SatCache};
+use crate::sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
 
 /// A clipped point in the reference face's frame: `(x, y)` along the two side axes, `z` the
 /// separation above the reference face, and its id.
@@ -44,11 +44,7 @@ pub fn box_box_manifold<T: Real>(
         return sat.separation;
     }
     out.normal = sat.normal;
-    match sat.feature {
-        BoxFeature::FaceA(i) => clip_faces(a, b, i, sat.normal, prediction, false, out),
-        BoxFeature::FaceB(j) => clip_faces(b, a, j, -sat.normal, prediction, true, out),
-        BoxFeature::Edges(i, j) => edge_contact(a, b, i, j, sat.normal, out),
-    }
+    clip_feature(a, b, &sat, prediction, out);
     sat.separation
 }
 
@@ -62,12 +58,12 @@ pub fn box_box_contact<T: Real>(
     prediction: T,
     cache: &mut SatCache,
 ) -> Option<Contact<T, 3>> {
-    let mut m = Manifold::default();
-    let separation = box_box_manifold(a, b, prediction, cache, &mut m);
-    if separation > prediction {
+    let sat = obb_obb_sat(a, b, prediction, cache);
+    if sat.separation > prediction {
         return None;
     }
-    if separation > T::zero() {
+    if sat.separation > T::zero() {
+        // Separated: SAT only bounds the distance; GJK gives it exactly (no clipping needed).
         let g = gjk_distance(a, b, &GjkConfig::default(), &mut GjkCache::default());
         if g.status != GjkStatus::Intersecting && g.distance > T::zero() {
             if g.distance > prediction {
@@ -87,10 +83,27 @@ pub fn box_box_contact<T: Real>(
             });
         }
     }
+    let mut m = Manifold::new(sat.normal);
+    clip_feature(a, b, &sat, prediction.max(T::zero()), &mut m);
     let mut c = m.deepest_contact(ContactStatus::Converged)?;
     // The depth is SAT's (exact); the clipped points agree with it to rounding.
-    c.distance = separation.min(T::zero());
+    c.distance = sat.separation.min(T::zero());
     Some(c)
+}
+
+/// The manifold points of the SAT feature.
+fn clip_feature<T: Real>(
+    a: &Obb<T, 3>,
+    b: &Obb<T, 3>,
+    sat: &BoxSat<T>,
+    prediction: T,
+    out: &mut Manifold<T, 3>,
+) {
+    match sat.feature {
+        BoxFeature::FaceA(i) => clip_faces(a, b, i, sat.normal, prediction, false, out),
+        BoxFeature::FaceB(j) => clip_faces(b, a, j, -sat.normal, prediction, true, out),
+        BoxFeature::Edges(i, j) => edge_contact(a, b, i, j, sat.normal, out),
+    }
 }
 
 /// Clips the face of `inc` most anti-parallel to `n` (unit, from `reference` towards `inc`)

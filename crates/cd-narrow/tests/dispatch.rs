@@ -18,6 +18,7 @@ struct Zoo {
     cone: Cone<f64>,
     poly: ConvexPolyhedron<f64>,
     cloud: Cloud<3>,
+    pose: nalgebra::Isometry3<f64>,
 }
 
 impl Zoo {
@@ -50,6 +51,10 @@ impl Zoo {
             cyl: Cylinder::new(c(rng), c(rng), rng.range(0.1, 0.6)).unwrap(),
             cone: Cone::new(c(rng), c(rng), rng.range(0.1, 0.6)).unwrap(),
             cloud: rng.blob::<3>(9, 1.0, 0.2, 0.8),
+            pose: nalgebra::Isometry3::from_parts(
+                nalgebra::Translation3::from(rng.vector::<3>(-0.5, 0.5)),
+                q,
+            ),
         }
     }
 
@@ -63,6 +68,7 @@ impl Zoo {
             Shape::Cylinder(&self.cyl),
             Shape::Cone(&self.cone),
             Shape::Polyhedron(&self.poly),
+            Shape::Hull(&self.poly, &self.pose),
             Shape::Convex(&self.cloud, 0.1),
         ]
     }
@@ -108,7 +114,7 @@ fn every_pair_in_both_orders_is_mirrored_and_consistent() {
             }
         }
     }
-    assert_eq!(checked, 200 * 81);
+    assert_eq!(checked, 200 * 100);
 }
 
 #[test]

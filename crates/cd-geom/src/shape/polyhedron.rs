@@ -37,6 +37,8 @@ pub struct ConvexPolyhedron<T: Real> {
     face_vertex_indices: Vec<u32>,
     neighbor_offsets: Vec<u32>,
     neighbors: Vec<u32>,
+    /// Mean of the vertices (inside the solid): the interior point of support-map queries.
+    centroid: Point<T, 3>,
 }
 
 const HILL_CLIMB_MIN_VERTICES: usize = 32;
@@ -127,7 +129,14 @@ impl<T: Real> ConvexPolyhedron<T> {
             face_vertex_indices: indices,
             neighbor_offsets,
             neighbors,
+            centroid: Point::from(centroid),
         })
+    }
+
+    /// The mean of the vertices, a point inside the solid.
+    #[inline]
+    pub fn vertex_mean(&self) -> &Point<T, 3> {
+        &self.centroid
     }
 
     /// The eight-vertex polyhedron of an AABB. Error: a flat box ([`GeomError::Degenerate`]).

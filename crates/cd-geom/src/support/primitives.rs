@@ -177,7 +177,7 @@ impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
     }
     #[inline]
     fn interior_point(&self) -> Point<T, 3> {
-        mean(self.vertices())
+        *self.vertex_mean()
     }
 }
 
