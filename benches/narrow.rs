@@ -12,7 +12,7 @@ use cd_benches::{Rng, BATCH};
 use cd_geom::{Ball, Capsule, ConvexPolyhedron, Obb};
 use cd_narrow::{contact, distance, intersects, PairCache, Shape};
 use criterion::{criterion_group, criterion_main, Criterion};
-use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use parry3d::math::{Pose, Rotation, Vector};
 use parry3d::query;
 use parry3d::shape::{

@@ -15,7 +15,7 @@
 
 use cd_geom::{closest_points_between_segments, Contact, ContactStatus, Obb, Point, Real, Vector};
 
-use crate::gjk::{gjk_distance, GjkCache, GjkConfig, GjkStatus};
+use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig, GjkStatus};
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
 
@@ -50,25 +50,20 @@ pub fn box_box_manifold<T: Real>(
 
 /// The single contact of two boxes, or `None` when they are farther apart than `prediction`.
 ///
-/// Penetrating: SAT's exact depth and normal, witness points at the deepest manifold point.
-/// Separated within the prediction: GJK's exact distance and closest points.
+/// Separated within a positive prediction: GJK's exact distance and closest points.
+/// Penetrating (or touching): SAT's exact depth and normal, witness points at the deepest
+/// manifold point.
 pub fn box_box_contact<T: Real>(
     a: &Obb<T, 3>,
     b: &Obb<T, 3>,
     prediction: T,
     cache: &mut SatCache,
 ) -> Option<Contact<T, 3>> {
-    let sat = obb_obb_sat(a, b, prediction, cache);
-    if sat.separation > prediction {
-        return None;
-    }
-    if sat.separation > T::zero() {
-        // Separated: SAT only bounds the distance; GJK gives it exactly (no clipping needed).
-        let g = gjk_distance(a, b, &GjkConfig::default(), &mut GjkCache::default());
+    if prediction > T::zero() {
+        // Separated contacts are wanted too: GJK gives their exact distance (and proves
+        // "farther than the prediction" early); only overlapping boxes need SAT.
+        let g = gjk_distance_within(a, b, prediction, &GjkConfig::default(), &mut GjkCache::default())?;
         if g.status != GjkStatus::Intersecting && g.distance > T::zero() {
-            if g.distance > prediction {
-                return None;
-            }
             let status = if g.status == GjkStatus::IterationCap {
                 ContactStatus::IterationCap
             } else {
@@ -83,11 +78,15 @@ pub fn box_box_contact<T: Real>(
             });
         }
     }
+    let sat = obb_obb_sat(a, b, prediction.min(T::zero()), cache);
+    if sat.separation > prediction.min(T::zero()) {
+        return None;
+    }
     let mut m = Manifold::new(sat.normal);
-    clip_feature(a, b, &sat, prediction.max(T::zero()), &mut m);
+    clip_feature(a, b, &sat, T::zero(), &mut m);
     let mut c = m.deepest_contact(ContactStatus::Converged)?;
     // The depth is SAT's (exact); the clipped points agree with it to rounding.
-    c.distance = sat.separation.min(T::zero());
+    c.distance = sat.separation;
     Some(c)
 }
 

@@ -243,10 +243,13 @@ pub fn intersects<T: Real>(
 ) -> Result<bool, NarrowError> {
     use Shape as S;
     match (a, b) {
-        (S::Ball(_) | S::Capsule(_), S::Ball(_) | S::Capsule(_))
-        | (S::Box(_), S::Box(_))
-        | (S::HalfSpace(_), _)
-        | (_, S::HalfSpace(_)) => contact(a, b, T::zero(), cache).map(|c| c.is_some()),
+        // Boolean tests of cd-geom: no normal, no depth, no square root.
+        (S::Ball(x), S::Ball(y)) => Ok(cd_geom::ball_ball(x, y)),
+        (S::Box(x), S::Box(y)) => Ok(cd_geom::obb_obb(x, y)),
+        (S::Box(x), S::Ball(y)) | (S::Ball(y), S::Box(x)) => Ok(cd_geom::ball_obb(y, x)),
+        (S::Capsule(x), S::Capsule(y)) => Ok(cd_geom::capsule_capsule(x, y)),
+        (S::Capsule(x), S::Ball(y)) | (S::Ball(y), S::Capsule(x)) => Ok(cd_geom::capsule_ball(x, y)),
+        (S::HalfSpace(_), _) | (_, S::HalfSpace(_)) => contact(a, b, T::zero(), cache).map(|c| c.is_some()),
         _ => {
             let ((ca, ra), (cb, rb)) = cores(a, b)?;
             match convex_intersects(&ca, ra, &cb, rb, &Default::default(), &mut cache.gjk) {

@@ -12,6 +12,8 @@
 //! | [`convex`] | GJK + EPA on core shapes plus radii, giving one [`Contact`] |
 //! | [`mpr`] | MPR boolean test and penetration (Snethen's XenoCollide 2008) |
 //! | [`sat_obb`] | SAT with minimum translation vector for two boxes, with a cached axis |
+//! | [`sat_polygon`] | 2D convex polygon (and 2D box) SAT with MTV, inner-circle culling, cached axis |
+//! | [`sat_polyhedron`] | convex polyhedron SAT with Gauss-map pruning, manifolds by face clipping |
 //! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
 //! | [`mod@manifold`] | contact manifolds (up to four points with feature ids) |
 //! | [`pairs`] | analytic contacts: balls, boxes, capsules, triangles, half-spaces |
@@ -41,6 +43,8 @@ pub mod manifold;
 pub mod mpr;
 pub mod pairs;
 pub mod sat_obb;
+pub mod sat_polygon;
+pub mod sat_polyhedron;
 pub mod simplex;
 
 pub use box_box::{box_box_contact, box_box_manifold};
@@ -55,4 +59,10 @@ pub use manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 pub use mpr::{mpr_contact, mpr_intersects, MprConfig};
 pub use pairs::*;
 pub use sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
+pub use sat_polygon::{
+    obb_obb_contact_2d, polygon_polygon_contact, polygon_polygon_sat, PolygonSat, PolygonSatCache,
+};
+pub use sat_polyhedron::{
+    hull_hull_manifold, hull_hull_sat, HullEdges, HullFeature, HullSat, HullSatCache, PlacedHull,
+};
 pub use simplex::{Simplex, SimplexVertex};

@@ -1,0 +1,133 @@
+//! Convex polyhedron SAT (Gauss-map pruning) against the exact minimum over all vertex-derived
+//! candidate axes, and its manifolds against the hulls themselves.
+
+mod common;
+
+use cd_geom::*;
+use cd_narrow::*;
+use common::*;
+use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+
+/// A few hull families with explicit faces: box, octahedron, triangular prism.
+fn hull(rng: &mut Rng, kind: usize) -> ConvexPolyhedron<f64> {
+    let (sx, sy, sz) = (rng.range(0.2, 1.0), rng.range(0.2, 1.0), rng.range(0.2, 1.0));
+    match kind {
+        0 => ConvexPolyhedron::from_aabb(&Aabb::new(P3::new(-sx, -sy, -sz), P3::new(sx, sy, sz)).unwrap())
+            .unwrap(),
+        1 => {
+            let v = vec![
+                P3::new(sx, 0.0, 0.0),
+                P3::new(-sx, 0.0, 0.0),
+                P3::new(0.0, sy, 0.0),
+                P3::new(0.0, -sy, 0.0),
+                P3::new(0.0, 0.0, sz),
+                P3::new(0.0, 0.0, -sz),
+            ];
+            let f = vec![
+                vec![0, 2, 4],
+                vec![2, 1, 4],
+                vec![1, 3, 4],
+                vec![3, 0, 4],
+                vec![2, 0, 5],
+                vec![1, 2, 5],
+                vec![3, 1, 5],
+                vec![0, 3, 5],
+            ];
+            ConvexPolyhedron::from_faces(v, &f).unwrap()
+        }
+        _ => {
+            let tri = [
+                P3::new(sx, 0.0, 0.0),
+                P3::new(-0.5 * sx, 0.87 * sy, 0.0),
+                P3::new(-0.5 * sx, -0.87 * sy, 0.0),
+            ];
+            let mut v: Vec<P3> = tri.iter().map(|p| P3::new(p.x, p.y, -sz)).collect();
+            v.extend(tri.iter().map(|p| P3::new(p.x, p.y, sz)));
+            let f = vec![vec![0, 1, 2], vec![3, 4, 5], vec![0, 1, 4, 3], vec![1, 2, 5, 4], vec![2, 0, 3, 5]];
+            ConvexPolyhedron::from_faces(v, &f).unwrap()
+        }
+    }
+}
+
+fn pose(rng: &mut Rng) -> Isometry3<f64> {
+    Isometry3::from_parts(
+        Translation3::from(rng.vector::<3>(-0.9, 0.9)),
+        UnitQuaternion::from_euler_angles(rng.range(-3.0, 3.0), rng.range(-1.5, 1.5), rng.range(-3.0, 3.0)),
+    )
+}
+
+#[test]
+fn hull_sat_depth_is_exact_and_manifolds_lie_on_the_hulls() {
+    let mut rng = Rng(31);
+    let (mut pen, mut sep) = (0, 0);
+    for k in 0..3000 {
+        let (ha, hb) = (hull(&mut rng, k % 3), hull(&mut rng, (k / 3) % 3));
+        let (pa, pb) = (pose(&mut rng), pose(&mut rng));
+        let (ea, eb) = (HullEdges::new(&ha), HullEdges::new(&hb));
+        let a = PlacedHull { hull: &ha, edges: &ea, pose: &pa };
+        let b = PlacedHull { hull: &hb, edges: &eb, pose: &pb };
+        let va: Vec<P3> = ha.vertices().iter().map(|p| pa * p).collect();
+        let vb: Vec<P3> = hb.vertices().iter().map(|p| pb * p).collect();
+        let (exact, _) = exact_depth(&va, &vb, &candidate_axes_3d(&va, &vb));
+        let sat = hull_hull_sat(&a, &b, f64::INFINITY, &mut HullSatCache::default());
+        let mut m = Manifold::default();
+        hull_hull_manifold(&a, &b, 0.0, &mut HullSatCache::default(), &mut m);
+        if exact > 1e-9 {
+            pen += 1;
+            assert!(
+                (-sat.separation - exact).abs() < 1e-9,
+                "sat {} exact {exact} {:?}",
+                sat.separation,
+                sat.feature
+            );
+            assert!((overlap_along(&va, &vb, &sat.normal) - exact).abs() < 1e-9);
+            assert!(!m.is_empty(), "no manifold at depth {exact}");
+            let inside = |p: &P3, h: &ConvexPolyhedron<f64>, pose: &Isometry3<f64>| {
+                let l = pose.inverse_transform_point(p);
+                h.faces().iter().all(|f| f.plane.signed_distance(&l) <= 1e-9)
+            };
+            for p in m.points() {
+                assert!(inside(&p.point_a, &ha, &pa) && inside(&p.point_b, &hb, &pb), "{p:?}");
+                assert!((m.normal.dot(&(p.point_b - p.point_a)) - p.distance).abs() < 1e-9);
+                assert!(p.distance <= 1e-12 && p.distance >= -exact - 1e-9);
+            }
+            assert!((m.deepest().unwrap().distance + exact).abs() < 1e-6, "{m:?} vs {exact}");
+        } else if exact < -1e-9 {
+            sep += 1;
+            assert!(sat.separation > 0.0 && m.is_empty());
+            assert!(sat.separation <= brute_distance_3d(&va, &vb) + 1e-9);
+        }
+    }
+    assert!(pen > 300 && sep > 300, "{pen} {sep}");
+}
+
+#[test]
+fn edge_table_and_pruning() {
+    let cube =
+        ConvexPolyhedron::from_aabb(&Aabb::new(P3::new(-1.0, -1.0, -1.0), P3::new(1.0, 1.0, 1.0)).unwrap())
+            .unwrap();
+    let e = HullEdges::new(&cube);
+    assert_eq!(e.len(), 12);
+    // The cube rotated 45° about x rests edge-down on the unit cube, 0.05 deep: its lowest edge
+    // is √2 below its centre, the centre is at 1 + √2 − 0.05; normal +z (A's top face).
+    let ident = Isometry3::identity();
+    let h = 1.0 + 2f64.sqrt();
+    let tilted = Isometry3::from_parts(
+        Translation3::new(0.0, 0.0, h - 0.05),
+        UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_4, 0.0, 0.0),
+    );
+    let a = PlacedHull { hull: &cube, edges: &e, pose: &ident };
+    let b = PlacedHull { hull: &cube, edges: &e, pose: &tilted };
+    let sat = hull_hull_sat(&a, &b, f64::INFINITY, &mut HullSatCache::default());
+    assert!((sat.separation + 0.05).abs() < 1e-12 && (sat.normal - V3::z()).norm() < 1e-12, "{sat:?}");
+    assert_eq!(
+        sat.feature,
+        HullFeature::FaceA(cube.faces().iter().position(|f| f.plane.normal().z > 0.5).unwrap())
+    );
+    let mut m = Manifold::default();
+    hull_hull_manifold(&a, &b, 0.0, &mut HullSatCache::default(), &mut m);
+    assert_eq!(m.len(), 2, "{m:?}");
+    for p in m.points() {
+        assert!((p.distance + 0.05).abs() < 1e-12 && (p.point_b.x.abs() - 1.0).abs() < 1e-12, "{p:?}");
+    }
+}
