@@ -297,14 +297,15 @@ fn bench_mpr(c: &mut Criterion) {
     let hulls = Hulls::new();
     for n in [8, 32] {
         let b = batch(Kind::Hull(n), Kind::Hull(n), true, &hulls, 1000 + n as u64);
-        let placed: Vec<_> = b
-            .cd
-            .iter()
-            .map(|(x, y)| match (x, y) {
-                (CdShape::Hull(h, p), CdShape::Hull(g, q)) => (Transformed::new(*h, *p), Transformed::new(*g, *q)),
-                _ => unreachable!("hull batch"),
-            })
-            .collect();
+        let placed: Vec<_> =
+            b.cd.iter()
+                .map(|(x, y)| match (x, y) {
+                    (CdShape::Hull(h, p), CdShape::Hull(g, q)) => {
+                        (Transformed::new(*h, *p), Transformed::new(*g, *q))
+                    }
+                    _ => unreachable!("hull batch"),
+                })
+                .collect();
         let run_mpr = || {
             placed.iter().fold(0.0, |acc, (x, y)| {
                 let c = mpr_contact(x, &x.interior_point(), y, &y.interior_point(), &MprConfig::default());
@@ -312,11 +313,17 @@ fn bench_mpr(c: &mut Criterion) {
             })
         };
         let exact = run_cd(&b, Query::Contact, &mut vec![PairCache::default(); BATCH], false);
-        eprintln!("hull{n} pen: mean depth MPR {:.4}, GJK+EPA {:.4}", -run_mpr() / BATCH as f32, -exact / BATCH as f32);
+        eprintln!(
+            "hull{n} pen: mean depth MPR {:.4}, GJK+EPA {:.4}",
+            -run_mpr() / BATCH as f32,
+            -exact / BATCH as f32
+        );
         let mut g = c.benchmark_group(format!("narrow_mpr_hull{n}_pen"));
         g.bench_function("cd_mpr", |bench| bench.iter(|| black_box(run_mpr())));
         let mut caches = vec![PairCache::default(); BATCH];
-        g.bench_function("cd_gjk_epa", |bench| bench.iter(|| black_box(run_cd(&b, Query::Contact, &mut caches, false))));
+        g.bench_function("cd_gjk_epa", |bench| {
+            bench.iter(|| black_box(run_cd(&b, Query::Contact, &mut caches, false)))
+        });
         g.bench_function("parry", |bench| bench.iter(|| black_box(run_parry(&b, Query::Contact))));
         g.finish();
     }

@@ -15,7 +15,7 @@
 
 use cd_geom::{closest_points_between_segments, Contact, ContactStatus, Obb, Point, Real, Vector};
 
-use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig, GjkStatus};
+use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig};
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
 
@@ -63,19 +63,8 @@ pub fn box_box_contact<T: Real>(
         // Separated contacts are wanted too: GJK gives their exact distance (and proves
         // "farther than the prediction" early); only overlapping boxes need SAT.
         let g = gjk_distance_within(a, b, prediction, &GjkConfig::default(), &mut GjkCache::default())?;
-        if g.status != GjkStatus::Intersecting && g.distance > T::zero() {
-            let status = if g.status == GjkStatus::IterationCap {
-                ContactStatus::IterationCap
-            } else {
-                ContactStatus::Converged
-            };
-            return Some(Contact {
-                point_a: g.point_a,
-                point_b: g.point_b,
-                normal: g.normal(),
-                distance: g.distance,
-                status,
-            });
+        if let Some(c) = g.separated_contact(T::zero(), T::zero()) {
+            return Some(c);
         }
     }
     let sat = obb_obb_sat(a, b, prediction.min(T::zero()), cache);

@@ -7,12 +7,11 @@
 //! converge only linearly) and more accurate (the radius is added exactly). EPA is only needed
 //! when the cores themselves overlap.
 
-use cd_geom::{Contact, ContactStatus, Real, SupportMap};
+use cd_geom::{Contact, Real, SupportMap};
 
 use crate::epa::{epa, EpaConfig};
 use crate::gjk::{
-    gjk_distance, gjk_distance_within, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus,
-    Intersection,
+    gjk_distance, gjk_distance_within, gjk_intersects, GjkCache, GjkConfig, GjkResult, Intersection,
 };
 
 /// Configuration of the GJK + EPA pipeline.
@@ -100,24 +99,10 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let margins = radius_a + radius_b;
-    if g.status != GjkStatus::Intersecting {
-        let n = g.normal();
-        if n.norm_squared() > T::zero() {
-            let status = if g.status == GjkStatus::IterationCap {
-                ContactStatus::IterationCap
-            } else {
-                ContactStatus::Converged
-            };
-            return Contact {
-                point_a: g.point_a + n * radius_a,
-                point_b: g.point_b - n * radius_b,
-                normal: n,
-                distance: g.distance - margins,
-                status,
-            };
-        }
+    if let Some(c) = g.separated_contact(radius_a, radius_b) {
+        return c;
     }
+    let margins = radius_a + radius_b;
     let p = epa(core_a, core_b, &g.simplex, &config.epa);
     Contact {
         point_a: p.point_a + p.normal * radius_a,

@@ -19,7 +19,7 @@
 //! two support calls plus a sub-simplex search of at most 15 subsets; on polytopes GJK
 //! terminates in a finite number of iterations, on smooth shapes the tolerance bounds it.
 
-use cd_geom::{Point, Real, SupportMap, Vector};
+use cd_geom::{Contact, ContactStatus, Point, Real, SupportMap, Vector};
 
 use crate::epa::axis;
 use crate::simplex::{Simplex, SimplexVertex};
@@ -83,6 +83,27 @@ pub struct GjkResult<T: Real, const D: usize> {
 }
 
 impl<T: Real, const D: usize> GjkResult<T, D> {
+    /// The separated contact of the shapes grown by the radii (`None` when GJK found the cores
+    /// intersecting or touching: that is EPA's or SAT's job).
+    pub fn separated_contact(&self, radius_a: T, radius_b: T) -> Option<Contact<T, D>> {
+        let n = self.normal();
+        if self.status == GjkStatus::Intersecting || n.norm_squared() <= T::zero() {
+            return None;
+        }
+        let status = if self.status == GjkStatus::IterationCap {
+            ContactStatus::IterationCap
+        } else {
+            ContactStatus::Converged
+        };
+        Some(Contact {
+            point_a: self.point_a + n * radius_a,
+            point_b: self.point_b - n * radius_b,
+            normal: n,
+            distance: self.distance - radius_a - radius_b,
+            status,
+        })
+    }
+
     /// Unit vector from A's closest point towards B's, or zero when intersecting.
     pub fn normal(&self) -> Vector<T, D> {
         let v = self.point_b - self.point_a;
