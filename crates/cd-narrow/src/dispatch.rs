@@ -271,7 +271,8 @@ pub fn distance<T: Real>(
 }
 
 /// The contact manifold of `a` and `b` (empty when farther apart than `prediction`): box/box
-/// and half-space/box by clipping (up to four points), every other pair one point.
+/// and half-space/box by clipping (up to four points), parallel capsules two points, every
+/// other pair one point.
 pub fn manifold<T: Real>(
     a: Shape<'_, T>,
     b: Shape<'_, T>,
@@ -288,6 +289,7 @@ pub fn manifold<T: Real>(
             }
             box_box_manifold(x, y, prediction, &mut cache.sat, out);
         }
+        (S::Capsule(x), S::Capsule(y)) => capsule_capsule_manifold(x, y, prediction, out),
         (S::HalfSpace(h), S::Box(y)) => halfspace_obb_manifold(h, y, prediction, out),
         (S::Box(x), S::HalfSpace(h)) => {
             halfspace_obb_manifold(h, x, prediction, out);

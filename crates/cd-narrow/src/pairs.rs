@@ -265,3 +265,44 @@ pub fn halfspace_obb_manifold<T: Real>(
     }
     out.reduce(&candidates[..count]);
 }
+
+/// Capsule/capsule manifold: two points when the axes are parallel (to 1e-3 rad) and overlap
+/// along their length — at the ends of the overlap, so a capsule lying on another does not
+/// rock — otherwise the single closest-point contact. Feature ids: 0 and 1 for the ends of
+/// the overlap, 2 for the single point.
+pub fn capsule_capsule_manifold<T: Real, const D: usize>(
+    a: &Capsule<T, D>,
+    b: &Capsule<T, D>,
+    prediction: T,
+    out: &mut Manifold<T, D>,
+) {
+    out.clear();
+    let Some(c) = capsule_capsule_contact(a, b, prediction) else { return };
+    out.normal = c.normal;
+    let (da, db) = (a.b() - a.a(), b.b() - b.a());
+    let (la, lb) = (da.norm_squared(), db.norm_squared());
+    let dot = da.dot(&db);
+    // sin² of the angle between the axes: 1 − cos².
+    let parallel = la > T::zero() && lb > T::zero() && T::one() - dot * dot / (la * lb) <= T::lit(1e-6);
+    if parallel {
+        let t = |p: &Point<T, D>| (p - a.a()).dot(&da) / la;
+        let (t0, t1) = (t(b.a()), t(b.b()));
+        let (lo, hi) = (t0.min(t1).max(T::zero()), t0.max(t1).min(T::one()));
+        if hi - lo > T::epsilon().sqrt() {
+            let n = c.normal;
+            for (k, s) in [lo, hi].into_iter().enumerate() {
+                let core_a = a.a() + da * s;
+                let (core_b, _) = closest_point_on_segment(&core_a, &b.segment());
+                let (point_a, point_b) = (core_a + n * a.radius(), core_b - n * b.radius());
+                let distance = n.dot(&(point_b - point_a));
+                if distance <= prediction {
+                    out.push(ManifoldPoint { point_a, point_b, distance, id: k as u32 });
+                }
+            }
+            if !out.is_empty() {
+                return;
+            }
+        }
+    }
+    out.push(ManifoldPoint { point_a: c.point_a, point_b: c.point_b, distance: c.distance, id: 2 });
+}

@@ -159,3 +159,33 @@ fn halfspace_pairs() {
     let c = halfspace_convex_contact(&floor, &cube, 0.0, 0.0).unwrap();
     assert!((c.distance + 0.05).abs() < 1e-12);
 }
+
+#[test]
+fn parallel_capsules_get_two_points_at_the_overlap_ends() {
+    // A along x from 0 to 2, radius 0.25; B along x from 1 to 4 at height 0.45, radius 0.25:
+    // 0.05 deep over x in [1, 2].
+    let a = Capsule::new(P3::new(0.0, 0.0, 0.0), P3::new(2.0, 0.0, 0.0), 0.25).unwrap();
+    let b = Capsule::new(P3::new(4.0, 0.0, 0.45), P3::new(1.0, 0.0, 0.45), 0.25).unwrap();
+    let mut m = Manifold::default();
+    capsule_capsule_manifold(&a, &b, 0.0, &mut m);
+    assert_eq!(m.len(), 2, "{m:?}");
+    assert!((m.normal - V3::z()).norm() < 1e-12);
+    let mut xs: Vec<f64> = m.points().iter().map(|p| p.point_a.x).collect();
+    xs.sort_by(|p, q| p.partial_cmp(q).unwrap());
+    assert!((xs[0] - 1.0).abs() < 1e-12 && (xs[1] - 2.0).abs() < 1e-12, "{xs:?}");
+    for p in m.points() {
+        assert!(
+            (p.distance + 0.05).abs() < 1e-12
+                && (p.point_a.z - 0.25).abs() < 1e-12
+                && (p.point_b.z - 0.2).abs() < 1e-12
+        );
+    }
+    // Crossing capsules: one point.
+    let c = Capsule::new(P3::new(1.0, -1.0, 0.45), P3::new(1.0, 1.0, 0.45), 0.25).unwrap();
+    capsule_capsule_manifold(&a, &c, 0.0, &mut m);
+    assert_eq!(m.len(), 1);
+    // Far apart: empty.
+    let far = Capsule::new(P3::new(0.0, 0.0, 3.0), P3::new(2.0, 0.0, 3.0), 0.25).unwrap();
+    capsule_capsule_manifold(&a, &far, 0.0, &mut m);
+    assert!(m.is_empty());
+}
