@@ -62,7 +62,5 @@ pub use sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
 pub use sat_polygon::{
     obb_obb_contact_2d, polygon_polygon_contact, polygon_polygon_sat, PolygonSat, PolygonSatCache,
 };
-pub use sat_polyhedron::{
-    hull_hull_manifold, hull_hull_sat, HullEdges, HullFeature, HullSat, HullSatCache, PlacedHull,
-};
+pub use sat_polyhedron::{hull_hull_manifold, hull_hull_sat, HullFeature, HullSat, HullSatCache, PlacedHull};
 pub use simplex::{Simplex, SimplexVertex};

@@ -6,7 +6,8 @@
 //! the Minkowski difference (Gregorius, "The Separating Axis Test between Convex Polyhedra",
 //! GDC 2013): the test costs four dot products and removes almost all pairs, and the remaining
 //! axes give the exact minimum translation, because every face of A − B is one of these
-//! candidates. Face axes use hill-climbing support queries on the other hull.
+//! candidates. Face axes use hill-climbing support queries on the other hull. The edge table
+//! (each edge with its two faces) is built once with the hull ([`ConvexPolyhedron::edges`]).
 //!
 //! The query works in A's local frame (B is brought over by the relative pose once), and the
 //! axis that decided the previous query is tried first ([`HullSatCache`]).
@@ -20,52 +21,11 @@ use nalgebra::Isometry3;
 
 use crate::manifold::{Manifold, ManifoldPoint};
 
-/// The edges of a convex polyhedron with the two faces that meet at each: what the Gauss-map
-/// test needs. Build it once per hull and keep it with the hull.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HullEdges {
-    /// `(v0, v1, face_0, face_1)` per edge.
-    edges: Vec<[u32; 4]>,
-}
-
-impl HullEdges {
-    /// The edge table of `hull` (every edge shared by exactly two faces on a closed hull).
-    pub fn new<T: Real>(hull: &ConvexPolyhedron<T>) -> Self {
-        let mut half: Vec<(u32, u32, u32)> = Vec::new();
-        for (f, face) in hull.faces().iter().enumerate() {
-            let v = hull.face_vertices(face);
-            for i in 0..v.len() {
-                let (a, b) = (v[i], v[(i + 1) % v.len()]);
-                half.push((a.min(b), a.max(b), f as u32));
-            }
-        }
-        half.sort_unstable();
-        let edges = half
-            .windows(2)
-            .filter(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
-            .map(|w| [w[0].0, w[0].1, w[0].2, w[1].2])
-            .collect();
-        HullEdges { edges }
-    }
-
-    /// Number of edges.
-    pub fn len(&self) -> usize {
-        self.edges.len()
-    }
-
-    /// Whether the table is empty.
-    pub fn is_empty(&self) -> bool {
-        self.edges.is_empty()
-    }
-}
-
-/// A hull placed in the world: local hull, its edge table and its pose.
+/// A hull placed in the world: the hull in its local frame and its pose.
 #[derive(Clone, Copy, Debug)]
 pub struct PlacedHull<'a, T: Real> {
     /// The hull in its local frame.
     pub hull: &'a ConvexPolyhedron<T>,
-    /// Its edge table ([`HullEdges::new`]).
-    pub edges: &'a HullEdges,
     /// Local-to-world pose.
     pub pose: &'a Isometry3<T>,
 }
@@ -77,7 +37,7 @@ pub enum HullFeature {
     FaceA(usize),
     /// Face `j` of B.
     FaceB(usize),
-    /// Edge `i` of A and edge `j` of B (indices into their [`HullEdges`]).
+    /// Edge `i` of A and edge `j` of B (indices into [`ConvexPolyhedron::edges`]).
     Edges(usize, usize),
 }
 
@@ -99,49 +59,54 @@ pub struct HullSatCache {
     feature: Option<HullFeature>,
 }
 
-/// Both hulls in A's local frame.
+/// Both hulls in A's local frame, with B's vertices and face normals transformed once (every
+/// axis test then costs dot and cross products only).
 struct Pair<'a, T: Real> {
     a: &'a ConvexPolyhedron<T>,
     b: &'a ConvexPolyhedron<T>,
-    ea: &'a HullEdges,
-    eb: &'a HullEdges,
-    /// B's local frame to A's local frame.
-    rel: Isometry3<T>,
+    /// B's vertices in A's frame.
+    vb: Vec<Point<T, 3>>,
+    /// B's outward face normals in A's frame.
+    nb: Vec<Vector<T, 3>>,
 }
 
-impl<T: Real> Pair<'_, T> {
-    /// B's vertex `i` in A's frame.
-    fn vb(&self, i: u32) -> Point<T, 3> {
-        self.rel * self.b.vertices()[i as usize]
+impl<'a, T: Real> Pair<'a, T> {
+    fn new(a: &PlacedHull<'a, T>, b: &PlacedHull<'a, T>) -> Self {
+        let rel = a.pose.inv_mul(b.pose);
+        Pair {
+            a: a.hull,
+            b: b.hull,
+            vb: b.hull.vertices().iter().map(|p| rel * p).collect(),
+            nb: b.hull.faces().iter().map(|f| rel.rotation * f.plane.normal()).collect(),
+        }
     }
 
     /// Separation along A's face `i`: how far B's deepest point lies outside the face plane.
     fn face_a(&self, i: usize) -> (T, Vector<T, 3>) {
         let plane = &self.a.faces()[i].plane;
         let n = *plane.normal();
-        let local = self.rel.inverse_transform_vector(&-n);
-        let p = self.vb(self.b.support_index(&local, 0) as u32);
-        (plane.signed_distance(&p), n)
+        let deepest = self.vb.iter().fold(T::infinity(), |m, p| m.min(n.dot(&p.coords)));
+        (deepest + plane.d(), n)
     }
 
     /// Separation along B's face `j` (normal in A's frame, pointing from A to B: −B's normal).
     fn face_b(&self, j: usize) -> (T, Vector<T, 3>) {
-        let plane = &self.b.faces()[j].plane;
-        let nb = *plane.normal();
-        let p = self.a.vertices()[self.a.support_index(&(self.rel.rotation * -nb), 0)];
-        let p_in_b = self.rel.inverse_transform_point(&p);
-        (plane.signed_distance(&p_in_b), -(self.rel.rotation * nb))
+        let n = self.nb[j];
+        let offset = n.dot(&self.vb[self.b.face_vertices(&self.b.faces()[j])[0] as usize].coords);
+        // B lies in n·x ≤ offset; A's point deepest towards B is its support along −n.
+        let p = self.a.vertices()[self.a.support_index(&-n, 0)];
+        (n.dot(&p.coords) - offset, -n)
     }
 
     /// Separation along edge pair `(i, j)` when it forms a face of the Minkowski difference.
     fn edges(&self, i: usize, j: usize) -> Option<(T, Vector<T, 3>)> {
-        let [a0, a1, fa0, fa1] = self.ea.edges[i];
-        let [b0, b1, fb0, fb1] = self.eb.edges[j];
+        let (ea, eb) = (&self.a.edges()[i], &self.b.edges()[j]);
+        let ([a0, a1], [fa0, fa1]) = (ea.vertices, ea.faces);
+        let ([b0, b1], [fb0, fb1]) = (eb.vertices, eb.faces);
         let na = |f: u32| *self.a.faces()[f as usize].plane.normal();
-        let nb = |f: u32| self.rel.rotation * self.b.faces()[f as usize].plane.normal();
         // Gauss map: arc (a, b) of A and arc (−c, −d) of B must cross.
         let (a, b) = (na(fa0), na(fa1));
-        let (c, d) = (-nb(fb0), -nb(fb1));
+        let (c, d) = (-self.nb[fb0 as usize], -self.nb[fb1 as usize]);
         let bxa = b.cross(&a);
         let dxc = d.cross(&c);
         let (cba, dba, adc, bdc) = (c.dot(&bxa), d.dot(&bxa), a.dot(&dxc), b.dot(&dxc));
@@ -150,8 +115,8 @@ impl<T: Real> Pair<'_, T> {
         }
         let pa = self.a.vertices()[a0 as usize];
         let ea = self.a.vertices()[a1 as usize] - pa;
-        let pb = self.vb(b0);
-        let eb = self.vb(b1) - pb;
+        let pb = self.vb[b0 as usize];
+        let eb = self.vb[b1 as usize] - pb;
         let l = ea.cross(&eb);
         let len = l.norm();
         if len <= T::epsilon().sqrt() * ea.norm() * eb.norm() {
@@ -182,12 +147,12 @@ pub fn hull_hull_sat<T: Real>(
     prediction: T,
     cache: &mut HullSatCache,
 ) -> HullSat<T> {
-    let pair = Pair { a: a.hull, b: b.hull, ea: a.edges, eb: b.edges, rel: a.pose.inv_mul(b.pose) };
+    let pair = Pair::new(a, b);
     let world = |n: Vector<T, 3>| a.pose.rotation * n;
     let valid = |f: HullFeature| match f {
         HullFeature::FaceA(i) => i < pair.a.faces().len(),
         HullFeature::FaceB(j) => j < pair.b.faces().len(),
-        HullFeature::Edges(i, j) => i < pair.ea.edges.len() && j < pair.eb.edges.len(),
+        HullFeature::Edges(i, j) => i < pair.a.edges().len() && j < pair.b.edges().len(),
     };
     if let Some(f) = cache.feature.filter(|&f| valid(f)) {
         if let Some((sep, n)) = pair.axis(f) {
@@ -198,12 +163,12 @@ pub fn hull_hull_sat<T: Real>(
     }
     let scale =
         pair.a.vertices().iter().chain(pair.b.vertices()).fold(T::zero(), |m, p| m.max(p.coords.amax()));
-    let bias = T::epsilon() * T::lit(64.0) * (scale + pair.rel.translation.vector.amax());
+    let bias = T::epsilon() * T::lit(64.0) * scale;
     let mut best: Option<(T, Vector<T, 3>, HullFeature)> = None;
     let faces_a = (0..pair.a.faces().len()).map(HullFeature::FaceA);
     let faces_b = (0..pair.b.faces().len()).map(HullFeature::FaceB);
-    let edge_pairs = (0..pair.ea.edges.len())
-        .flat_map(|i| (0..pair.eb.edges.len()).map(move |j| HullFeature::Edges(i, j)));
+    let (na, nb) = (pair.a.edges().len(), pair.b.edges().len());
+    let edge_pairs = (0..na).flat_map(|i| (0..nb).map(move |j| HullFeature::Edges(i, j)));
     for f in faces_a.chain(faces_b).chain(edge_pairs) {
         let Some((sep, n)) = pair.axis(f) else { continue };
         if sep > prediction {
@@ -241,7 +206,7 @@ pub fn hull_hull_manifold<T: Real>(
         HullFeature::FaceB(j) => clip(b, a, j, -sat.normal, prediction, true, out),
         HullFeature::Edges(i, j) => {
             let edge = |h: &PlacedHull<'_, T>, k: usize| {
-                let [v0, v1, _, _] = h.edges.edges[k];
+                let [v0, v1] = h.hull.edges()[k].vertices;
                 (h.pose * h.hull.vertices()[v0 as usize], h.pose * h.hull.vertices()[v1 as usize])
             };
             let (pa, qa) = edge(a, i);
@@ -257,6 +222,38 @@ pub fn hull_hull_manifold<T: Real>(
         }
     }
     sat.separation
+}
+
+/// The manifold of two placed hulls for a contact normal found elsewhere (EPA or GJK, for hulls
+/// too large for the quadratic edge-pair SAT): the face of A most aligned with `normal` and
+/// the face of B most opposed to it compete as reference face (the better aligned wins), the
+/// other hull's face is clipped against it.
+pub fn hull_hull_manifold_along<T: Real>(
+    a: &PlacedHull<'_, T>,
+    b: &PlacedHull<'_, T>,
+    normal: &Vector<T, 3>,
+    prediction: T,
+    out: &mut Manifold<T, 3>,
+) {
+    out.clear();
+    out.normal = *normal;
+    let best = |h: &PlacedHull<'_, T>, d: &Vector<T, 3>| {
+        h.hull.faces().iter().enumerate().fold((0, -T::infinity()), |(bi, bd), (k, f)| {
+            let x = d.dot(&(h.pose.rotation * f.plane.normal()));
+            if x > bd {
+                (k, x)
+            } else {
+                (bi, bd)
+            }
+        })
+    };
+    let (fa, da) = best(a, normal);
+    let (fb, db) = best(b, &-normal);
+    if da >= db {
+        clip(a, b, fa, *normal, prediction, false, out);
+    } else {
+        clip(b, a, fb, -normal, prediction, true, out);
+    }
 }
 
 /// Clips the face of `inc` most anti-parallel to `n` (world, from `reference` to `inc`) against

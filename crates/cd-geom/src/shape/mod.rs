@@ -33,7 +33,7 @@ pub use plane::Plane;
 pub(crate) use polygon::projection_axes;
 pub use polygon::Polygon;
 pub(crate) use polyhedron::linear_support;
-pub use polyhedron::{ConvexPolyhedron, Face};
+pub use polyhedron::{ConvexPolyhedron, Edge, Face};
 pub use ray::Ray;
 pub use segment::Segment;
 pub use triangle::Triangle;

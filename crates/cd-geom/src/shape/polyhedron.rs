@@ -4,6 +4,16 @@ use nalgebra::Vector3;
 
 /// One face of a [`ConvexPolyhedron`]: its outward plane and a range of vertex indices.
 ///
+/// An edge of a convex polyhedron: its two vertices and the two faces that meet along it (what
+/// SAT's Gauss-map pruning of edge pairs needs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Edge {
+    /// Vertex indices, the smaller first.
+    pub vertices: [u32; 2],
+    /// The two adjacent face indices.
+    pub faces: [u32; 2],
+}
+
 /// Faces are serialized only as part of their polyhedron (as vertex index lists).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Face<T: Real> {
@@ -39,6 +49,7 @@ pub struct ConvexPolyhedron<T: Real> {
     neighbors: Vec<u32>,
     /// Mean of the vertices (inside the solid): the interior point of support-map queries.
     centroid: Point<T, 3>,
+    edges: Vec<Edge>,
 }
 
 const HILL_CLIMB_MIN_VERTICES: usize = 32;
@@ -123,6 +134,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             }
             neighbor_offsets.push(neighbors.len() as u32);
         }
+        let edges = edge_table(&indices, &out_faces);
         Ok(ConvexPolyhedron {
             vertices,
             faces: out_faces,
@@ -130,7 +142,14 @@ impl<T: Real> ConvexPolyhedron<T> {
             neighbor_offsets,
             neighbors,
             centroid: Point::from(centroid),
+            edges,
         })
+    }
+
+    /// The edges with their two adjacent faces (each edge once).
+    #[inline]
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
     }
 
     /// The mean of the vertices, a point inside the solid.
@@ -245,6 +264,24 @@ impl<T: Real> ConvexPolyhedron<T> {
             }
         }
     }
+}
+
+/// Every edge once with its two faces: the faces' consecutive vertex pairs, sorted so that the
+/// two half-edges of an edge are adjacent. O(E log E).
+fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>]) -> Vec<Edge> {
+    let mut half: Vec<(u32, u32, u32)> = Vec::with_capacity(indices.len());
+    for (f, face) in faces.iter().enumerate() {
+        let v = &indices[face.first as usize..(face.first + face.count) as usize];
+        for i in 0..v.len() {
+            let (a, b) = (v[i], v[(i + 1) % v.len()]);
+            half.push((a.min(b), a.max(b), f as u32));
+        }
+    }
+    half.sort_unstable();
+    half.windows(2)
+        .filter(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
+        .map(|w| Edge { vertices: [w[0].0, w[0].1], faces: [w[0].2, w[1].2] })
+        .collect()
 }
 
 /// Vertex coordinates as separate arrays, so the convexity check (every vertex against every
