@@ -16,8 +16,10 @@
 //! | [`sat_polyhedron`] | convex polyhedron SAT with Gauss-map pruning, manifolds by face clipping |
 //! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
 //! | [`mod@manifold`] | contact manifolds (up to four points with feature ids) |
+//! | [`internal_edges`] | triangle-mesh contacts without ghost collisions at shared edges |
 //! | [`pairs`] | analytic contacts: balls, boxes, capsules, triangles, half-spaces |
 //! | [`dispatch`] | one entry point per query for any two shapes: [`contact`], [`intersects`], [`distance`], [`manifold()`] |
+//! | [`dispatch2`] | the same in 2D: [`contact_2d`], [`intersects_2d`], [`distance_2d`] |
 //!
 //! ## Conventions
 //!
@@ -35,10 +37,12 @@ pub use cd_geom::{Contact, ContactStatus};
 pub mod box_box;
 pub mod convex;
 pub mod dispatch;
+pub mod dispatch2;
 pub mod epa;
 mod epa2;
 mod epa3;
 pub mod gjk;
+pub mod internal_edges;
 pub mod manifold;
 pub mod mpr;
 pub mod pairs;
@@ -50,11 +54,13 @@ pub mod simplex;
 pub use box_box::{box_box_contact, box_box_manifold};
 pub use convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
 pub use dispatch::{contact, distance, intersects, manifold, NarrowError, PairCache, Shape};
+pub use dispatch2::{contact_2d, distance_2d, intersects_2d, PairCache2, Shape2};
 pub use epa::{epa, EpaConfig, Penetration};
 pub use gjk::{
     gjk_distance, gjk_distance_within, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus,
     Intersection,
 };
+pub use internal_edges::{fix_internal_edge, TriangleNeighbors};
 pub use manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 pub use mpr::{mpr_contact, mpr_intersects, MprConfig};
 pub use pairs::*;

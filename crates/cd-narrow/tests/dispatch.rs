@@ -144,3 +144,63 @@ fn half_spaces_and_bad_input() {
     assert_eq!(m.len(), 4);
     assert!((m.normal + V3::z()).norm() < 1e-15);
 }
+
+#[test]
+fn planar_shapes_in_both_orders() {
+    let mut rng = Rng(2222);
+    for _ in 0..500 {
+        let c = |rng: &mut Rng| P2::from(rng.vector::<2>(-1.0, 1.0));
+        let circle = Ball::new(c(&mut rng), rng.range(0.1, 0.7)).unwrap();
+        let p0 = c(&mut rng);
+        let capsule = Capsule::new(p0, p0 + rng.vector::<2>(-1.0, 1.0), rng.range(0.05, 0.4)).unwrap();
+        let bx = Obb::<f64, 2>::from_angle(
+            c(&mut rng),
+            rng.range(0.0, 3.0),
+            V2::new(rng.range(0.1, 0.8), rng.range(0.1, 0.8)),
+        )
+        .unwrap();
+        let poly: Vec<P2> = {
+            let k = c(&mut rng);
+            let r = rng.range(0.2, 0.8);
+            (0..6).map(|i| k + V2::new((i as f64).cos(), (i as f64).sin()) * r).collect()
+        };
+        let seg = Segment::new(c(&mut rng), c(&mut rng)).unwrap();
+        let cloud = rng.blob::<2>(7, 1.0, 0.2, 0.7);
+        let shapes = [
+            Shape2::Circle(&circle),
+            Shape2::Capsule(&capsule),
+            Shape2::Box(&bx),
+            Shape2::Polygon(&poly),
+            Shape2::Segment(&seg),
+            Shape2::Convex(&cloud, 0.05),
+        ];
+        for a in shapes {
+            for b in shapes {
+                let ab = distance_2d(a, b, &mut PairCache2::default()).unwrap();
+                let ba = distance_2d(b, a, &mut PairCache2::default()).unwrap();
+                assert!((ab.distance - ba.distance).abs() < 1e-7, "{a:?}/{b:?}: {ab:?} vs {ba:?}");
+                assert!(
+                    (ab.point_b - ab.point_a - ab.normal * ab.distance).norm() < 1e-7,
+                    "{a:?}/{b:?}: {ab:?}"
+                );
+                let hit = intersects_2d(a, b, &mut PairCache2::default()).unwrap();
+                if ab.distance < -1e-7 {
+                    assert!(hit, "{a:?}/{b:?}");
+                } else if ab.distance > 1e-7 {
+                    assert!(!hit, "{a:?}/{b:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn crossing_planar_capsules_need_the_full_translation() {
+    // An X of two capsules (radius 0.1, half-length 1): un-crossing takes 1 + 0.1 + 0.1 = 1.2.
+    let h = Capsule::new(P2::new(-1.0, 0.0), P2::new(1.0, 0.0), 0.1).unwrap();
+    let v = Capsule::new(P2::new(0.0, -1.0), P2::new(0.0, 1.0), 0.1).unwrap();
+    let c = contact_2d(Shape2::Capsule(&h), Shape2::Capsule(&v), 0.0, &mut PairCache2::default())
+        .unwrap()
+        .unwrap();
+    assert!((c.depth() - 1.2).abs() < 1e-9, "{c:?}");
+}

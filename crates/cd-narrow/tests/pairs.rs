@@ -189,3 +189,34 @@ fn parallel_capsules_get_two_points_at_the_overlap_ends() {
     capsule_capsule_manifold(&a, &far, 0.0, &mut m);
     assert!(m.is_empty());
 }
+
+#[test]
+fn shared_edges_of_a_mesh_do_not_create_ghost_contacts() {
+    // Two coplanar triangles sharing the edge x = 0, y in [-1, 1]: T1 on the left, T2 on the
+    // right, both facing +z.
+    let t1 = Triangle::new(P3::new(0.0, -1.0, 0.0), P3::new(0.0, 1.0, 0.0), P3::new(-1.0, 0.0, 0.0)).unwrap();
+    let flat = TriangleNeighbors { normals: [Some(V3::z()), None, None] };
+    // A ball above T2 just past the edge: against T1 alone the closest point is the edge point
+    // (0, 0, 0) and the normal leans sideways, (−0.1, 0, −0.3)/|..|.
+    let ball = Ball::new(P3::new(0.1, 0.0, 0.3), 0.35).unwrap();
+    let mut c = ball_triangle_contact(&ball, &t1, 0.0).unwrap();
+    assert!(c.normal.x < -0.3, "{c:?}");
+    assert!(fix_internal_edge(&mut c, &t1, &flat));
+    // Corrected: straight down, depth along −z from the edge point: the ball's witness
+    // (0.1, 0, 0.3) − 0.35·(0.1, 0, 0.3)/√0.1 has z = 0.3 − 0.35·0.3/√0.1 ≈ −0.0320.
+    assert!((c.normal + V3::z()).norm() < 1e-12, "{c:?}");
+    let expected = 0.3 - 0.35 * 0.3 / 0.1f64.sqrt();
+    assert!((c.distance - expected).abs() < 1e-12, "{c:?}");
+    assert!((c.point_b - c.point_a - c.normal * c.distance).norm() < 1e-12);
+    // The same edge with no neighbour (mesh boundary): the edge normal is genuine, kept.
+    let mut c = ball_triangle_contact(&ball, &t1, 0.0).unwrap();
+    assert!(!fix_internal_edge(&mut c, &t1, &TriangleNeighbors { normals: [None; 3] }));
+    // A ball over T1's interior: untouched.
+    let inside = Ball::new(P3::new(-0.3, 0.0, 0.3), 0.35).unwrap();
+    let mut c = ball_triangle_contact(&inside, &t1, 0.0).unwrap();
+    assert!(!fix_internal_edge(&mut c, &t1, &flat) && (c.normal + V3::z()).norm() < 1e-12);
+    // A convex ridge (neighbour tilted down by 45°): a normal between the two faces is valid.
+    let ridge = TriangleNeighbors { normals: [Some(V3::new(1.0, 0.0, 1.0).normalize()), None, None] };
+    let mut c = ball_triangle_contact(&ball, &t1, 0.0).unwrap();
+    assert!(!fix_internal_edge(&mut c, &t1, &ridge), "{c:?}");
+}

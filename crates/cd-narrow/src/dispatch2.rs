@@ -1,0 +1,214 @@
+//! The 2D dispatcher: one entry point for any two 2D shapes, analytic first (circles, boxes,
+//! capsules), polygon SAT for the exact depth of overlapping convex polygons and boxes, GJK +
+//! EPA (2D) for everything else; both orders mirrored. The conventions are the 3D ones
+//! ([`crate::dispatch`]).
+
+use cd_geom::{Ball, Capsule, Contact, Obb, Point, Real, Segment, SupportMap, Vector};
+
+use crate::convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
+use crate::dispatch::NarrowError;
+use crate::gjk::{GjkCache, Intersection};
+use crate::pairs::{ball_ball_contact, capsule_ball_contact, capsule_capsule_contact, obb_ball_contact};
+use crate::sat_polygon::{obb_corners_2d, polygon_polygon_contact, PolygonSatCache};
+
+/// A 2D shape in world space.
+#[derive(Clone, Copy)]
+pub enum Shape2<'a, T: Real> {
+    /// A circle.
+    Circle(&'a Ball<T, 2>),
+    /// A 2D capsule (stadium).
+    Capsule(&'a Capsule<T, 2>),
+    /// An oriented rectangle.
+    Box(&'a Obb<T, 2>),
+    /// A convex polygon, vertices in counter-clockwise order (at least three).
+    Polygon(&'a [Point<T, 2>]),
+    /// A segment.
+    Segment(&'a Segment<T, 2>),
+    /// Any user convex shape given by its support map, grown by a radius (≥ 0).
+    Convex(&'a dyn SupportMap<T, 2>, T),
+}
+
+impl<T: Real> core::fmt::Debug for Shape2<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Shape2::Circle(_) => "circle",
+            Shape2::Capsule(_) => "capsule",
+            Shape2::Box(_) => "box",
+            Shape2::Polygon(_) => "polygon",
+            Shape2::Segment(_) => "segment",
+            Shape2::Convex(_, _) => "convex",
+        })
+    }
+}
+
+/// Core support maps of 2D shapes (points and segments by value).
+enum Core2<'a, T: Real> {
+    Point(Point<T, 2>),
+    Segment(Point<T, 2>, Point<T, 2>),
+    Box(&'a Obb<T, 2>),
+    Polygon(&'a [Point<T, 2>]),
+    Dyn(&'a dyn SupportMap<T, 2>),
+}
+
+impl<T: Real> SupportMap<T, 2> for Core2<'_, T> {
+    #[inline]
+    fn support(&self, d: &Vector<T, 2>) -> Point<T, 2> {
+        match self {
+            Core2::Point(p) => *p,
+            Core2::Segment(a, b) => {
+                if d.dot(&a.coords) >= d.dot(&b.coords) {
+                    *a
+                } else {
+                    *b
+                }
+            }
+            Core2::Box(b) => b.support(d),
+            Core2::Polygon(p) => {
+                *p.iter().fold(&p[0], |best, q| if d.dot(&q.coords) > d.dot(&best.coords) { q } else { best })
+            }
+            Core2::Dyn(s) => s.support(d),
+        }
+    }
+
+    fn interior_point(&self) -> Point<T, 2> {
+        match self {
+            Core2::Point(p) => *p,
+            Core2::Segment(a, b) => a + (b - a) * T::lit(0.5),
+            Core2::Box(b) => *b.center(),
+            Core2::Polygon(p) => {
+                Point::from(p.iter().fold(Vector::zeros(), |s, q| s + q.coords) / T::lit(p.len() as f64))
+            }
+            Core2::Dyn(s) => s.interior_point(),
+        }
+    }
+}
+
+impl<'a, T: Real> Shape2<'a, T> {
+    fn core(&self) -> (Core2<'a, T>, T) {
+        match *self {
+            Shape2::Circle(b) => (Core2::Point(*b.center()), b.radius()),
+            Shape2::Capsule(c) => (Core2::Segment(*c.a(), *c.b()), c.radius()),
+            Shape2::Box(b) => (Core2::Box(b), T::zero()),
+            Shape2::Polygon(p) => (Core2::Polygon(p), T::zero()),
+            Shape2::Segment(s) => (Core2::Segment(*s.a(), *s.b()), T::zero()),
+            Shape2::Convex(s, r) => (Core2::Dyn(s), r),
+        }
+    }
+
+    /// The vertices of a polygonal shape (boxes and polygons), for SAT.
+    fn polygon(&self) -> Option<Vec<Point<T, 2>>> {
+        match *self {
+            Shape2::Box(b) => Some(obb_corners_2d(b).to_vec()),
+            Shape2::Polygon(p) if p.len() >= 3 => Some(p.to_vec()),
+            _ => None,
+        }
+    }
+}
+
+/// Per-pair state between frames in 2D.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PairCache2<T: Real> {
+    /// Warm start of GJK.
+    pub gjk: GjkCache<T, 2>,
+    /// Cached axis of polygon SAT.
+    pub sat: PolygonSatCache,
+}
+
+/// The contact of two 2D shapes, or `None` when farther apart than `prediction`.
+///
+/// ```
+/// use cd_geom::{Ball, Obb};
+/// use cd_narrow::{contact_2d, PairCache2, Shape2};
+/// use nalgebra::{Point2, Vector2};
+///
+/// let floor = Obb::from_angle(Point2::new(0.0f64, -1.0), 0.0, Vector2::new(5.0, 1.0)).unwrap();
+/// let disc = Ball::new(Point2::new(1.0, 0.4), 0.5).unwrap();
+/// let c = contact_2d(Shape2::Box(&floor), Shape2::Circle(&disc), 0.0, &mut PairCache2::default()).unwrap().unwrap();
+/// assert!((c.depth() - 0.1).abs() < 1e-12 && c.normal == Vector2::y());
+/// ```
+pub fn contact_2d<T: Real>(
+    a: Shape2<'_, T>,
+    b: Shape2<'_, T>,
+    prediction: T,
+    cache: &mut PairCache2<T>,
+) -> Result<Option<Contact<T, 2>>, NarrowError> {
+    if prediction.partial_cmp(&T::zero()).is_none() {
+        return Err(NarrowError::InvalidPrediction);
+    }
+    use Shape2 as S;
+    let p = prediction;
+    Ok(match (a, b) {
+        (S::Circle(x), S::Circle(y)) => ball_ball_contact(x, y, p),
+        (S::Box(x), S::Circle(y)) => obb_ball_contact(x, y, p),
+        (S::Circle(x), S::Box(y)) => obb_ball_contact(y, x, p).map(|c| c.flipped()),
+        (S::Capsule(x), S::Circle(y)) => capsule_ball_contact(x, y, p),
+        (S::Circle(x), S::Capsule(y)) => capsule_ball_contact(y, x, p).map(|c| c.flipped()),
+        (S::Capsule(x), S::Capsule(y)) => {
+            // Closed form unless the axes cross: in 2D crossing segments need the 2D EPA.
+            match capsule_capsule_contact(x, y, p) {
+                Some(c) if c.distance > -(x.radius() + y.radius()) => Some(c),
+                None => None,
+                Some(_) => general(a, b, p, cache),
+            }
+        }
+        _ => match (a.polygon(), b.polygon()) {
+            (Some(pa), Some(pb)) => polygons(a, b, &pa, &pb, p, cache),
+            _ => general(a, b, p, cache),
+        },
+    })
+}
+
+/// Two polygonal shapes: GJK for a separated distance within the prediction, SAT for the
+/// exact depth of overlapping ones.
+fn polygons<T: Real>(
+    a: Shape2<'_, T>,
+    b: Shape2<'_, T>,
+    pa: &[Point<T, 2>],
+    pb: &[Point<T, 2>],
+    p: T,
+    cache: &mut PairCache2<T>,
+) -> Option<Contact<T, 2>> {
+    let c = polygon_polygon_contact(pa, pb, p, &mut cache.sat)?;
+    if c.distance > T::zero() {
+        // SAT's separation only bounds the gap: GJK gives it exactly.
+        return general(a, b, p, cache);
+    }
+    Some(c)
+}
+
+fn general<T: Real>(
+    a: Shape2<'_, T>,
+    b: Shape2<'_, T>,
+    p: T,
+    cache: &mut PairCache2<T>,
+) -> Option<Contact<T, 2>> {
+    let ((ca, ra), (cb, rb)) = (a.core(), b.core());
+    if p < T::infinity() {
+        convex_contact_within(&ca, ra, &cb, rb, p, &ConvexConfig::default(), &mut cache.gjk)
+    } else {
+        Some(convex_contact(&ca, ra, &cb, rb, &ConvexConfig::default(), &mut cache.gjk))
+    }
+}
+
+/// Whether two 2D shapes overlap or touch.
+pub fn intersects_2d<T: Real>(
+    a: Shape2<'_, T>,
+    b: Shape2<'_, T>,
+    cache: &mut PairCache2<T>,
+) -> Result<bool, NarrowError> {
+    let ((ca, ra), (cb, rb)) = (a.core(), b.core());
+    match convex_intersects(&ca, ra, &cb, rb, &Default::default(), &mut cache.gjk) {
+        Intersection::Separated { .. } => Ok(false),
+        Intersection::Intersecting => Ok(true),
+        Intersection::Undecided { .. } => contact_2d(a, b, T::zero(), cache).map(|c| c.is_some()),
+    }
+}
+
+/// Signed distance and witness points of two 2D shapes.
+pub fn distance_2d<T: Real>(
+    a: Shape2<'_, T>,
+    b: Shape2<'_, T>,
+    cache: &mut PairCache2<T>,
+) -> Result<Contact<T, 2>, NarrowError> {
+    contact_2d(a, b, T::infinity(), cache).map(|c| c.expect("an infinite prediction keeps every contact"))
+}
