@@ -6,6 +6,7 @@
 //! |---|---|
 //! | ball/ball, ball/box, ball/capsule, capsule/capsule, ball/triangle, capsule/triangle | [`crate::pairs`] (closed form) |
 //! | box/box | [`crate::sat_obb`] + [`crate::box_box`] (exact SAT, clipping) |
+//! | box/triangle | [`crate::box_triangle`] (13-axis SAT, clipping; GJK for separated gaps) |
 //! | hull/hull manifolds (≤ 1,024 edge pairs) | [`crate::sat_polyhedron`] (Gauss-map SAT, clipping) |
 //! | half-space/any convex | deepest support point ([`crate::pairs::halfspace_convex_contact`]) |
 //! | any other pair of convex shapes | GJK + EPA on the cores plus radii ([`crate::convex`]) |
@@ -21,8 +22,9 @@ use cd_geom::{
 };
 
 use crate::box_box::{box_box_contact, box_box_manifold};
+use crate::box_triangle::{box_triangle_contact, box_triangle_manifold};
 use crate::convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
-use crate::gjk::{GjkCache, Intersection};
+use crate::gjk::{gjk_distance_within, GjkCache, Intersection};
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::pairs::*;
 use crate::sat_obb::SatCache;
@@ -203,6 +205,26 @@ fn placed<'a, T: Real>(s: &Shape<'a, T>, identity: &'a Isometry3<T>) -> Option<P
     }
 }
 
+/// Box/triangle: GJK for a separated gap within a positive prediction, SAT (exact depth) and
+/// clipping for overlap.
+fn box_triangle<T: Real>(
+    bx: &Obb<T, 3>,
+    t: &Triangle<T, 3>,
+    p: T,
+    cache: &mut PairCache<T>,
+) -> Option<Contact<T, 3>> {
+    if p > T::zero() {
+        let g = gjk_distance_within(bx, t, p, &Default::default(), &mut cache.gjk)?;
+        if let Some(c) = g.separated_contact(T::zero(), T::zero()) {
+            return Some(c);
+        }
+    }
+    // GJK found them touching (or the caller wants overlaps only): SAT decides; with a
+    // positive prediction it runs unbounded so a pair touching to rounding is kept.
+    let c = box_triangle_contact(bx, t, if p > T::zero() { T::infinity() } else { p })?;
+    (c.distance <= p).then_some(c)
+}
+
 fn small_hulls<T: Real>(a: &PlacedHull<'_, T>, b: &PlacedHull<'_, T>) -> bool {
     a.hull.edges().len() * b.hull.edges().len() <= HULL_SAT_MAX_EDGE_PAIRS
 }
@@ -243,6 +265,8 @@ pub fn contact<T: Real>(
         (S::Triangle(x), S::Capsule(y)) => triangle_capsule_contact(x, y, p),
         (S::Capsule(x), S::Triangle(y)) => capsule_triangle_contact(x, y, p),
         (S::Box(x), S::Box(y)) => box_box_contact(x, y, p, &mut cache.sat),
+        (S::Box(x), S::Triangle(y)) => box_triangle(x, y, p, cache),
+        (S::Triangle(x), S::Box(y)) => box_triangle(y, x, p, cache).map(|c| c.flipped()),
         (S::HalfSpace(_), S::HalfSpace(_)) => return Err(unsupported(a, b)),
         (S::HalfSpace(h), other) => halfspace(h, other, p),
         (other, S::HalfSpace(h)) => halfspace(h, other, p).map(|c| c.flipped()),
@@ -294,7 +318,7 @@ pub fn distance<T: Real>(
 }
 
 /// The contact manifold of `a` and `b` (empty when farther apart than `prediction`): box/box,
-/// hull/hull and half-space/box by clipping (up to four points; hulls too large for SAT clip
+/// box/triangle, hull/hull and half-space/box by clipping (up to four points; hulls too large for SAT clip
 /// along EPA's normal), parallel capsules two points, every other pair one point.
 pub fn manifold<T: Real>(
     a: Shape<'_, T>,
@@ -313,6 +337,13 @@ pub fn manifold<T: Real>(
             box_box_manifold(x, y, prediction, &mut cache.sat, out);
         }
         (S::Capsule(x), S::Capsule(y)) => capsule_capsule_manifold(x, y, prediction, out),
+        (S::Box(x), S::Triangle(y)) => {
+            box_triangle_manifold(x, y, prediction, out);
+        }
+        (S::Triangle(x), S::Box(y)) => {
+            box_triangle_manifold(y, x, prediction, out);
+            *out = out.flipped();
+        }
         (S::HalfSpace(h), S::Box(y)) => halfspace_obb_manifold(h, y, prediction, out),
         (S::Box(x), S::HalfSpace(h)) => {
             halfspace_obb_manifold(h, x, prediction, out);

@@ -14,6 +14,7 @@
 //! | [`sat_obb`] | SAT with minimum translation vector for two boxes, with a cached axis |
 //! | [`sat_polygon`] | 2D convex polygon (and 2D box) SAT with MTV, inner-circle culling, cached axis |
 //! | [`sat_polyhedron`] | convex polyhedron SAT with Gauss-map pruning, manifolds by face clipping |
+//! | [`box_triangle`] | box/triangle 13-axis SAT with minimum translation and clipped manifolds |
 //! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
 //! | [`mod@manifold`] | contact manifolds (up to four points with feature ids) |
 //! | [`internal_edges`] | triangle-mesh contacts without ghost collisions at shared edges |
@@ -35,6 +36,7 @@
 pub use cd_geom::{Contact, ContactStatus};
 
 pub mod box_box;
+pub mod box_triangle;
 pub mod convex;
 pub mod dispatch;
 pub mod dispatch2;
@@ -52,6 +54,7 @@ pub mod sat_polyhedron;
 pub mod simplex;
 
 pub use box_box::{box_box_contact, box_box_manifold};
+pub use box_triangle::{box_triangle_contact, box_triangle_manifold};
 pub use convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
 pub use dispatch::{contact, distance, intersects, manifold, NarrowError, PairCache, Shape};
 pub use dispatch2::{contact_2d, distance_2d, intersects_2d, PairCache2, Shape2};

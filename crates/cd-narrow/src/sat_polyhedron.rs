@@ -325,7 +325,7 @@ fn clip<T: Real>(
 
 /// One Sutherland–Hodgman pass keeping `side·p ≤ offset`; new vertices get ids above 64 that
 /// name the clipped edge and the plane.
-fn clip_by_plane<T: Real>(
+pub(crate) fn clip_by_plane<T: Real>(
     poly: &[(Point<T, 3>, u32)],
     side: &Vector<T, 3>,
     offset: T,

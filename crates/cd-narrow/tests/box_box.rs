@@ -177,3 +177,72 @@ fn cached_axis_short_circuits_and_does_not_change_answers() {
         }
     }
 }
+
+fn random_triangle(rng: &mut Rng) -> Triangle<f64, 3> {
+    let c = rng.vector::<3>(-1.0, 1.0);
+    Triangle::new(
+        P3::from(c + rng.vector::<3>(-1.2, 1.2)),
+        P3::from(c + rng.vector::<3>(-1.2, 1.2)),
+        P3::from(c + rng.vector::<3>(-1.2, 1.2)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn box_triangle_depth_is_the_exact_minimum() {
+    let mut rng = Rng(99);
+    let (mut pen, mut sep) = (0, 0);
+    for _ in 0..4000 {
+        let bx = random_box(&mut rng, 0.8);
+        let t = random_triangle(&mut rng);
+        if t.area() < 1e-3 {
+            continue;
+        }
+        let (cb, vt) = (corners(&bx), t.vertices().to_vec());
+        let (exact, _) = exact_depth(&cb, &vt, &candidate_axes_3d(&cb, &vt));
+        let mut m = Manifold::default();
+        let s = box_triangle_manifold(&bx, &t, 0.0, &mut m).unwrap();
+        if exact > 1e-9 {
+            pen += 1;
+            assert!((-s - exact).abs() < 1e-9, "sat {s} exact {exact}");
+            let c = box_triangle_contact(&bx, &t, 0.0).unwrap();
+            assert!((c.depth() - exact).abs() < 1e-9);
+            assert!((overlap_along(&cb, &vt, &c.normal) - exact).abs() < 1e-9);
+            assert!(!m.is_empty());
+            for p in m.points() {
+                assert!(sd_box(&p.point_a, &bx) < 1e-9, "{p:?}");
+                assert!((m.normal.dot(&(p.point_b - p.point_a)) - p.distance).abs() < 1e-9);
+                assert!(p.distance <= 1e-12 && p.distance >= -exact - 1e-9, "{p:?} exact {exact}");
+            }
+            // Agrees with GJK + EPA through the dispatcher (either order).
+            let d = contact(Shape::Triangle(&t), Shape::Box(&bx), 0.0, &mut PairCache::default())
+                .unwrap()
+                .unwrap();
+            assert!((d.depth() - exact).abs() < 1e-7, "{d:?} exact {exact}");
+        } else if exact < -1e-9 {
+            sep += 1;
+            assert!(s > 0.0 && m.is_empty());
+        }
+    }
+    assert!(pen > 300 && sep > 300, "{pen} {sep}");
+}
+
+#[test]
+fn box_resting_on_a_triangle_gets_four_points() {
+    // A big triangle in z = 0 under a unit cube sunk 0.01: the four bottom corners.
+    let t = Triangle::new(P3::new(-5.0, -5.0, 0.0), P3::new(5.0, -5.0, 0.0), P3::new(0.0, 5.0, 0.0)).unwrap();
+    let cube =
+        Obb::from_rotation(P3::new(0.2, 0.1, 0.49), UnitQuaternion::identity(), V3::repeat(0.5)).unwrap();
+    let mut m = Manifold::default();
+    let s = box_triangle_manifold(&cube, &t, 0.0, &mut m).unwrap();
+    assert!((s + 0.01).abs() < 1e-12 && (m.normal + V3::z()).norm() < 1e-12, "{m:?}");
+    assert_eq!(m.len(), 4);
+    for p in m.points() {
+        assert!(
+            (p.distance + 0.01).abs() < 1e-12
+                && (p.point_a.z + 0.01).abs() < 1e-12
+                && p.point_b.z.abs() < 1e-12,
+            "{p:?}"
+        );
+    }
+}

@@ -1,0 +1,185 @@
+//! Box/triangle contact: the 13-axis SAT of Akenine-Möller's triangle/box test extended with the
+//! minimum translation (box face normals, the triangle's normal, the nine box-edge ×
+//! triangle-edge products), then contact points by clipping — the triangle against the box
+//! face, or the box's incident face against the triangle — so a box resting on a triangle mesh
+//! gets a full manifold. Computed in the box's frame, answered in world space.
+
+use cd_geom::{closest_points_between_segments, Contact, ContactStatus, Obb, Point, Real, Triangle, Vector};
+
+use crate::manifold::{Manifold, ManifoldPoint};
+use crate::sat_polyhedron::clip_by_plane;
+
+/// Which axis gave the minimum translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Axis {
+    /// Box face `k`.
+    BoxFace(usize),
+    /// The triangle's normal.
+    TriangleFace,
+    /// Box edge `k` × triangle edge `j`.
+    Edges(usize, usize),
+}
+
+/// SAT in the box frame: `(separation, unit axis from box to triangle, axis)`.
+fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3]) -> Option<(T, Vector<T, 3>, Axis)> {
+    let mut best: Option<(T, Vector<T, 3>, Axis)> = None;
+    let scale = h.amax() + v.iter().fold(T::zero(), |m, p| m.max(p.coords.amax()));
+    let bias = T::epsilon() * T::lit(64.0) * scale;
+    let mut consider = |sep: T, n: Vector<T, 3>, axis: Axis, later: bool| {
+        if best.is_none_or(|(s, _, _)| sep > s + if later { bias } else { T::zero() }) {
+            best = Some((sep, n, axis));
+        }
+    };
+    // Separation of the triangle from the box along unit `n` (oriented box → triangle).
+    let along = |n: &Vector<T, 3>| {
+        let r = h[0] * n[0].abs() + h[1] * n[1].abs() + h[2] * n[2].abs();
+        let (lo, hi) = v.iter().fold((T::infinity(), -T::infinity()), |(lo, hi), p| {
+            let s = n.dot(&p.coords);
+            (lo.min(s), hi.max(s))
+        });
+        if lo - r >= -r - hi {
+            (lo - r, *n)
+        } else {
+            (-r - hi, -n)
+        }
+    };
+    for k in 0..3 {
+        let (sep, n) = along(&Vector::ith(k, T::one()));
+        consider(sep, n, Axis::BoxFace(k), false);
+    }
+    let tn = (v[1] - v[0]).cross(&(v[2] - v[0]));
+    if let Some(tn) = tn.try_normalize(T::zero()) {
+        let (sep, n) = along(&tn);
+        consider(sep, n, Axis::TriangleFace, true);
+    }
+    for j in 0..3 {
+        let f = v[(j + 1) % 3] - v[j];
+        for k in 0..3 {
+            let l = Vector::<T, 3>::ith(k, T::one()).cross(&f);
+            let len = l.norm();
+            if len <= T::epsilon().sqrt() * f.norm() {
+                continue;
+            }
+            let (sep, n) = along(&(l / len));
+            consider(sep, n, Axis::Edges(k, j), true);
+        }
+    }
+    best
+}
+
+/// The box/triangle manifold (empty when farther apart than `prediction`); returns SAT's
+/// separation (positive = a lower bound on the gap), or `None` for a degenerate triangle.
+pub fn box_triangle_manifold<T: Real>(
+    bx: &Obb<T, 3>,
+    tri: &Triangle<T, 3>,
+    prediction: T,
+    out: &mut Manifold<T, 3>,
+) -> Option<T> {
+    out.clear();
+    let v = tri.vertices().map(|p| bx.to_local(&p));
+    let h = *bx.half_extents();
+    let (sep, n, axis) = sat(&h, &v)?;
+    if sep > prediction {
+        return Some(sep);
+    }
+    out.normal = bx.axes() * n;
+    let mut local: Vec<ManifoldPoint<T, 3>> = Vec::with_capacity(8);
+    match axis {
+        Axis::BoxFace(k) => {
+            // Reference: the box face along n; clip the triangle to the face's extent.
+            let mut poly: Vec<(Point<T, 3>, u32)> =
+                v.iter().enumerate().map(|(i, p)| (*p, i as u32)).collect();
+            for (plane, m) in [(k + 1) % 3, (k + 2) % 3].into_iter().enumerate() {
+                for (s, sign) in [T::one(), -T::one()].into_iter().enumerate() {
+                    let side = Vector::ith(m, sign);
+                    poly = clip_by_plane(&poly, &side, h[m], (plane * 2 + s) as u32);
+                }
+            }
+            // The box face along n is the plane n·x = h_k.
+            for (p, id) in poly {
+                let z = n.dot(&p.coords) - h[k];
+                if z <= prediction {
+                    local.push(ManifoldPoint { point_a: p - n * z, point_b: p, distance: z, id });
+                }
+            }
+        }
+        Axis::TriangleFace => {
+            // Reference: the triangle; incident: the box face most opposed to the normal from
+            // the triangle towards the box (−n), i.e. the box face along n.
+            let k = n.iamax();
+            let s = if n[k] >= T::zero() { T::one() } else { -T::one() };
+            let (m1, m2) = ((k + 1) % 3, (k + 2) % 3);
+            let c = Vector::ith(k, s * h[k]);
+            let (e1, e2) = (Vector::ith(m1, h[m1]), Vector::ith(m2, h[m2]));
+            let mut poly: Vec<(Point<T, 3>, u32)> = [c + e1 + e2, c - e1 + e2, c - e1 - e2, c + e1 - e2]
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (Point::from(*p), 8 + i as u32))
+                .collect();
+            let centre = (v[0].coords + v[1].coords + v[2].coords) / T::lit(3.0);
+            for j in 0..3 {
+                let (p, q) = (v[j], v[(j + 1) % 3]);
+                let mut side = (q - p).cross(&n);
+                if side.dot(&(p.coords - centre)) < T::zero() {
+                    side = -side;
+                }
+                poly = clip_by_plane(&poly, &side, side.dot(&p.coords), j as u32);
+            }
+            let plane = n.dot(&v[0].coords);
+            for (p, id) in poly {
+                // Depth of the box point below the triangle's plane, along n (box → triangle).
+                let z = plane - n.dot(&p.coords);
+                if z <= prediction {
+                    local.push(ManifoldPoint { point_a: p, point_b: p + n * z, distance: z, id: id | 32 });
+                }
+            }
+        }
+        Axis::Edges(k, j) => {
+            // The box edge along axis k farthest along n, and triangle edge j.
+            let mut c = Vector::zeros();
+            for m in 0..3 {
+                if m != k {
+                    c[m] = if n[m] >= T::zero() { h[m] } else { -h[m] };
+                }
+            }
+            let e = Vector::ith(k, h[k]);
+            let (p0, p1) = (Point::from(c - e), Point::from(c + e));
+            // The triangle's feature deepest towards the box along −n: edge j (both ends
+            // project alike on the axis) or, when the opposite vertex is lower, that vertex.
+            let (q0, q1, opposite) = (v[j], v[(j + 1) % 3], v[(j + 2) % 3]);
+            if n.dot(&opposite.coords) < n.dot(&q0.coords) {
+                let on_box = opposite - n * sep;
+                local.push(ManifoldPoint {
+                    point_a: on_box,
+                    point_b: opposite,
+                    distance: sep,
+                    id: 64 + (k * 3 + j) as u32,
+                });
+            } else {
+                let (cp, _, _) = closest_points_between_segments(&p0, &p1, &q0, &q1);
+                let id = 64 + (k * 3 + j) as u32;
+                local.push(ManifoldPoint { point_a: cp.a, point_b: cp.a + n * sep, distance: sep, id });
+            }
+        }
+    }
+    let world: Vec<ManifoldPoint<T, 3>> = local
+        .into_iter()
+        .map(|p| ManifoldPoint { point_a: bx.to_world(&p.point_a), point_b: bx.to_world(&p.point_b), ..p })
+        .collect();
+    out.reduce(&world);
+    Some(sep)
+}
+
+/// The box/triangle contact (deepest manifold point, SAT's exact depth), or `None` when farther
+/// apart than `prediction` (a non-positive prediction: separated pairs are for GJK).
+pub fn box_triangle_contact<T: Real>(
+    bx: &Obb<T, 3>,
+    tri: &Triangle<T, 3>,
+    prediction: T,
+) -> Option<Contact<T, 3>> {
+    let mut m = Manifold::default();
+    let sep = box_triangle_manifold(bx, tri, prediction, &mut m)?;
+    let mut c = m.deepest_contact(ContactStatus::Converged)?;
+    c.distance = sep;
+    Some(c)
+}
