@@ -340,6 +340,11 @@ pub fn manifold<T: Real>(
         (S::Box(x), S::Triangle(y)) => {
             box_triangle_manifold(x, y, prediction, out);
         }
+        (S::Box(x), S::Capsule(y)) => obb_capsule_manifold(x, y, prediction, out),
+        (S::Capsule(x), S::Box(y)) => {
+            obb_capsule_manifold(y, x, prediction, out);
+            *out = out.flipped();
+        }
         (S::Triangle(x), S::Box(y)) => {
             box_triangle_manifold(y, x, prediction, out);
             *out = out.flipped();

@@ -19,7 +19,7 @@ use cd_geom::{
     SupportMap, Triangle, Vector,
 };
 
-use crate::convex::{convex_contact, ConvexConfig};
+use crate::convex::{convex_contact, convex_contact_within, ConvexConfig};
 use crate::gjk::GjkCache;
 use crate::manifold::{Manifold, ManifoldPoint};
 
@@ -300,6 +300,77 @@ pub fn capsule_capsule_manifold<T: Real, const D: usize>(
                 }
             }
             if !out.is_empty() {
+                return;
+            }
+        }
+    }
+    out.push(ManifoldPoint { point_a: c.point_a, point_b: c.point_b, distance: c.distance, id: 2 });
+}
+
+/// Box/capsule manifold: two points when the capsule lies along a box face (its axis parallel
+/// to the face to 1e-3 and the contact normal that face's normal) — the axis clipped to the
+/// face, so a capsule resting on a box does not roll on one point — otherwise the single
+/// contact. Ids: 0 and 1 for the clipped ends, 2 for the single point.
+pub fn obb_capsule_manifold<T: Real>(
+    bx: &Obb<T, 3>,
+    cap: &Capsule<T, 3>,
+    prediction: T,
+    out: &mut Manifold<T, 3>,
+) {
+    out.clear();
+    let seg = cap.segment();
+    let Some(c) = convex_contact_within(
+        bx,
+        T::zero(),
+        &seg,
+        cap.radius(),
+        prediction,
+        &ConvexConfig::default(),
+        &mut GjkCache::default(),
+    ) else {
+        return;
+    };
+    out.normal = c.normal;
+    let n = c.normal;
+    let k = (0..3).fold(0, |m, i| if bx.axis(i).dot(&n).abs() > bx.axis(m).dot(&n).abs() { i } else { m });
+    let face = bx.axis(k) * if bx.axis(k).dot(&n) >= T::zero() { T::one() } else { -T::one() };
+    let d = cap.b() - cap.a();
+    let lying = face.dot(&n) >= T::one() - T::lit(1e-9) && face.dot(&d).abs() <= T::lit(1e-3) * d.norm();
+    if lying {
+        // Clip the axis to the face's rectangle, in the box frame.
+        let (la, lb) = (bx.to_local(cap.a()), bx.to_local(cap.b()));
+        let h = bx.half_extents();
+        let (mut t0, mut t1) = (T::zero(), T::one());
+        for m in (0..3).filter(|&m| m != k) {
+            let (p, q) = (la[m], lb[m]);
+            let dm = q - p;
+            if dm.abs() <= T::epsilon() {
+                if p.abs() > h[m] {
+                    t1 = -T::one();
+                }
+                continue;
+            }
+            let (u, v) = ((-h[m] - p) / dm, (h[m] - p) / dm);
+            t0 = t0.max(u.min(v));
+            t1 = t1.min(u.max(v));
+        }
+        if t1 - t0 > T::epsilon().sqrt() {
+            let plane = face.dot(&bx.center().coords) + h[k];
+            for (id, t) in [t0, t1].into_iter().enumerate() {
+                let core = cap.a() + d * t;
+                let point_b = core - face * cap.radius();
+                let z = face.dot(&point_b.coords) - plane;
+                if z <= prediction {
+                    out.push(ManifoldPoint {
+                        point_a: point_b - face * z,
+                        point_b,
+                        distance: z,
+                        id: id as u32,
+                    });
+                }
+            }
+            if !out.is_empty() {
+                out.normal = face;
                 return;
             }
         }

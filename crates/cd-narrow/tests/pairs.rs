@@ -220,3 +220,30 @@ fn shared_edges_of_a_mesh_do_not_create_ghost_contacts() {
     let mut c = ball_triangle_contact(&ball, &t1, 0.0).unwrap();
     assert!(!fix_internal_edge(&mut c, &t1, &ridge), "{c:?}");
 }
+
+#[test]
+fn capsule_lying_on_a_box_gets_two_points() {
+    // Box [-1, 1]³; capsule along x from -2 to 0.5 at height 1.2, radius 0.25: 0.05 deep,
+    // the axis clipped to the top face gives x in [-1, 0.5].
+    let bx = Obb::from_aabb(&Aabb::new(P3::new(-1.0, -1.0, -1.0), P3::new(1.0, 1.0, 1.0)).unwrap());
+    let cap = Capsule::new(P3::new(-2.0, 0.3, 1.2), P3::new(0.5, 0.3, 1.2), 0.25).unwrap();
+    let mut m = Manifold::default();
+    obb_capsule_manifold(&bx, &cap, 0.0, &mut m);
+    assert_eq!(m.len(), 2, "{m:?}");
+    assert!((m.normal - V3::z()).norm() < 1e-9);
+    let mut xs: Vec<f64> = m.points().iter().map(|p| p.point_b.x).collect();
+    xs.sort_by(|p, q| p.partial_cmp(q).unwrap());
+    assert!((xs[0] + 1.0).abs() < 1e-9 && (xs[1] - 0.5).abs() < 1e-9, "{xs:?}");
+    for p in m.points() {
+        assert!(
+            (p.distance + 0.05).abs() < 1e-9
+                && (p.point_a.z - 1.0).abs() < 1e-9
+                && (p.point_b.z - 0.95).abs() < 1e-9,
+            "{p:?}"
+        );
+    }
+    // Tilted capsule: one point.
+    let tilted = Capsule::new(P3::new(0.0, 0.0, 1.2), P3::new(0.5, 0.0, 2.2), 0.25).unwrap();
+    obb_capsule_manifold(&bx, &tilted, 0.0, &mut m);
+    assert_eq!(m.len(), 1);
+}
