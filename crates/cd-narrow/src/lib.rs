@@ -31,6 +31,20 @@
 //! came from a degenerate configuration. Swapping A and B gives [`Contact::flipped`] up to
 //! the tolerances. Shapes are anything implementing [`cd_geom::SupportMap`], in 2D or 3D;
 //! place them in the world with [`cd_geom::Transformed`].
+//!
+//! ## Which entry point
+//!
+//! * Most users: the dispatchers ([`contact`], [`manifold()`], [`intersects`], [`distance`] and
+//!   their 2D versions). They pick the closed form, SAT or GJK/EPA per pair. Keep one
+//!   [`PairCache`] per pair between frames (GJK direction, SAT axis): separated pairs are then
+//!   usually settled by one support call or one axis.
+//! * A contact solver: [`manifold()`] with a small positive prediction (speculative contacts),
+//!   and [`fix_internal_edge`] for triangles of a mesh.
+//! * A user shape: implement [`cd_geom::SupportMap`] (and `interior_point` if it has a cheap
+//!   centre) and pass it as `Shape::Convex`, or call [`gjk_distance`] / [`convex_contact`]
+//!   directly.
+//! * When speed matters more than the exact minimum translation: [`mpr_contact`] (5–8× faster
+//!   than GJK + EPA on penetrating hulls, depth a few percent deeper than the minimum).
 #![forbid(unsafe_code)]
 
 pub use cd_geom::{Contact, ContactStatus};
