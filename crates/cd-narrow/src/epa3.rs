@@ -7,6 +7,9 @@
 //! only through rounding) stops the expansion with the best answer so far, flagged
 //! [`ContactStatus::Degenerate`], instead of corrupting the polytope.
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
 use cd_geom::{ContactStatus, Real, SupportMap, Vector};
 
 use crate::epa::{
@@ -46,6 +49,37 @@ struct Face<T: Real, const D: usize> {
 struct Polytope<T: Real, const D: usize> {
     verts: Vec<SimplexVertex<T, D>>,
     faces: Vec<Face<T, D>>,
+    /// Faces by distance (a min-heap with lazy deletion: removed faces are skipped when they
+    /// reach the top), so picking the closest face is O(log F) instead of a scan.
+    queue: BinaryHeap<Queued<T>>,
+}
+
+/// A face in the priority queue, ordered by increasing distance.
+struct Queued<T> {
+    dist: T,
+    face: u32,
+}
+
+impl<T: PartialOrd> PartialEq for Queued<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<T: PartialOrd> Eq for Queued<T> {}
+
+impl<T: PartialOrd> PartialOrd for Queued<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: PartialOrd> Ord for Queued<T> {
+    /// Reversed, so `BinaryHeap` (a max-heap) pops the smallest distance; ties by face index
+    /// keep the order deterministic.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.dist.partial_cmp(&self.dist).unwrap_or(Ordering::Equal).then(other.face.cmp(&self.face))
+    }
 }
 
 const NO_LINK: Link = Link { face: u32::MAX, edge: 0 };
@@ -62,7 +96,11 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             (Vector::zeros(), T::infinity())
         };
         self.faces.push(Face { v, adj: [NO_LINK; 3], normal, dist, alive: true });
-        (self.faces.len() - 1) as u32
+        let index = (self.faces.len() - 1) as u32;
+        if dist.is_finite() {
+            self.queue.push(Queued { dist, face: index });
+        }
+        index
     }
 
     /// Links every edge of the faces `from..` to its twin among the same faces (the start
@@ -84,14 +122,14 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         }
     }
 
-    fn closest_face(&self) -> Option<usize> {
-        let mut best: Option<(usize, T)> = None;
-        for (i, f) in self.faces.iter().enumerate() {
-            if f.alive && f.dist.is_finite() && best.is_none_or(|(_, d)| f.dist < d) {
-                best = Some((i, f.dist));
+    fn closest_face(&mut self) -> Option<usize> {
+        while let Some(top) = self.queue.peek() {
+            if self.faces[top.face as usize].alive {
+                return Some(top.face as usize);
             }
+            self.queue.pop();
         }
-        best.map(|(i, _)| i)
+        None
     }
 
     /// Replaces the faces seen from vertex `wi` (starting with `start`) by a fan through it.
@@ -318,7 +356,11 @@ where
             None => return flat(u),
         }
     }
-    let mut poly = Polytope { verts: Vec::with_capacity(64), faces: Vec::with_capacity(128) };
+    let mut poly = Polytope {
+        verts: Vec::with_capacity(64),
+        faces: Vec::with_capacity(128),
+        queue: BinaryHeap::with_capacity(128),
+    };
     if pts.len() == 3 {
         let n = cross(&(pts[1].w - pts[0].w), &(pts[2].w - pts[0].w));
         let n = n.try_normalize(T::zero()).unwrap_or_else(|| axis(0, T::one()));
