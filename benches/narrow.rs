@@ -9,7 +9,7 @@
 //! support call, as parry does; all pairs share one hull, as parry's share one shape). `cd_warm` keeps each pair's GJK/SAT cache from the previous iteration.
 
 use cd_benches::{Rng, BATCH};
-use cd_geom::{Ball, Capsule, ConvexPolyhedron, Obb};
+use cd_geom::{Ball, Capsule, ConvexPolyhedron, Obb, Triangle};
 use cd_narrow::{contact, distance, intersects, PairCache, Shape};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Isometry3, Point3, Translation3, Vector3};
@@ -17,6 +17,7 @@ use parry3d::math::{Pose, Rotation, Vector};
 use parry3d::query;
 use parry3d::shape::{
     Ball as PBall, Capsule as PCapsule, ConvexPolyhedron as PHull, Cuboid, Shape as PShape,
+    Triangle as PTriangle,
 };
 use std::hint::black_box;
 
@@ -30,8 +31,12 @@ enum Kind {
     Ball,
     Cuboid,
     Capsule,
+    Triangle,
     Hull(usize),
 }
+
+/// The benchmark triangle in its local frame.
+const TRIANGLE: [[f32; 3]; 3] = [[0.8, 0.0, 0.0], [-0.4, 0.7, 0.0], [-0.4, -0.7, 0.0]];
 
 impl Kind {
     fn bounding_radius(self) -> f32 {
@@ -39,6 +44,7 @@ impl Kind {
             Kind::Ball => 0.5,
             Kind::Cuboid => Vector3::from(HALF).norm(),
             Kind::Capsule => CAPSULE.0 + CAPSULE.1,
+            Kind::Triangle => 0.81,
             Kind::Hull(_) => HULL_RADIUS,
         }
     }
@@ -62,6 +68,7 @@ enum CdShape<'h> {
     Ball(Ball<f32, 3>),
     Box(Obb<f32, 3>),
     Capsule(Capsule<f32, 3>),
+    Triangle(Triangle<f32, 3>),
     Hull(&'h ConvexPolyhedron<f32>, Isometry3<f32>),
 }
 
@@ -78,6 +85,10 @@ impl<'h> CdShape<'h> {
                     Capsule::new(pose * Point3::from(-h), pose * Point3::from(h), CAPSULE.1).unwrap(),
                 )
             }
+            Kind::Triangle => {
+                let [a, b, c] = TRIANGLE.map(|v| pose * Point3::from(v));
+                CdShape::Triangle(Triangle::new(a, b, c).unwrap())
+            }
             Kind::Hull(n) => CdShape::Hull(hulls.cd(n), *pose),
         }
     }
@@ -87,6 +98,7 @@ impl<'h> CdShape<'h> {
             CdShape::Ball(b) => Shape::Ball(b),
             CdShape::Box(b) => Shape::Box(b),
             CdShape::Capsule(c) => Shape::Capsule(c),
+            CdShape::Triangle(t) => Shape::Triangle(t),
             CdShape::Hull(h, pose) => Shape::Hull(h, pose),
         }
     }
@@ -122,6 +134,10 @@ fn parry_shape(kind: Kind, hulls: &Hulls) -> Box<dyn PShape> {
         Kind::Ball => Box::new(PBall::new(0.5)),
         Kind::Cuboid => Box::new(Cuboid::new(Vector::new(HALF[0], HALF[1], HALF[2]))),
         Kind::Capsule => Box::new(PCapsule::new_y(CAPSULE.0, CAPSULE.1)),
+        Kind::Triangle => {
+            let [a, b, c] = TRIANGLE.map(|v| Vector::new(v[0], v[1], v[2]));
+            Box::new(PTriangle::new(a, b, c))
+        }
         Kind::Hull(n) => Box::new(hulls.parry(n)),
     }
 }
@@ -250,7 +266,7 @@ fn cross_check(b: &Batch, q: Query, label: &str) {
 
 fn bench(c: &mut Criterion) {
     let hulls = Hulls::new();
-    let pairs: [(&str, Kind, Kind); 7] = [
+    let pairs: [(&str, Kind, Kind); 9] = [
         ("ball_ball", Kind::Ball, Kind::Ball),
         ("cuboid_cuboid", Kind::Cuboid, Kind::Cuboid),
         ("capsule_capsule", Kind::Capsule, Kind::Capsule),
@@ -258,6 +274,8 @@ fn bench(c: &mut Criterion) {
         ("hull8", Kind::Hull(8), Kind::Hull(8)),
         ("hull32", Kind::Hull(32), Kind::Hull(32)),
         ("hull256", Kind::Hull(256), Kind::Hull(256)),
+        ("cuboid_triangle", Kind::Cuboid, Kind::Triangle),
+        ("capsule_triangle", Kind::Capsule, Kind::Triangle),
     ];
     let queries =
         [("intersection", Query::Intersection), ("distance", Query::Distance), ("contact", Query::Contact)];

@@ -20,15 +20,18 @@ enum Axis {
     Edges(usize, usize),
 }
 
-/// SAT in the box frame: `(separation, unit axis from box to triangle, axis)`.
-fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3]) -> Option<(T, Vector<T, 3>, Axis)> {
+/// SAT in the box frame: `(separation, unit axis from box to triangle, axis)`; stops at the
+/// first axis separating by more than `prediction`.
+fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3], prediction: T) -> Option<(T, Vector<T, 3>, Axis)> {
     let mut best: Option<(T, Vector<T, 3>, Axis)> = None;
     let scale = h.amax() + v.iter().fold(T::zero(), |m, p| m.max(p.coords.amax()));
     let bias = T::epsilon() * T::lit(64.0) * scale;
+    // Returns true when the axis separates beyond the prediction (the search can stop).
     let mut consider = |sep: T, n: Vector<T, 3>, axis: Axis, later: bool| {
-        if best.is_none_or(|(s, _, _)| sep > s + if later { bias } else { T::zero() }) {
+        if best.is_none_or(|(s, _, _)| sep > s + if later { bias } else { T::zero() }) || sep > prediction {
             best = Some((sep, n, axis));
         }
+        sep > prediction
     };
     // Separation of the triangle from the box along unit `n` (oriented box → triangle).
     let along = |n: &Vector<T, 3>| {
@@ -45,12 +48,16 @@ fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3]) -> Option<(T, Vector<T, 
     };
     for k in 0..3 {
         let (sep, n) = along(&Vector::ith(k, T::one()));
-        consider(sep, n, Axis::BoxFace(k), false);
+        if consider(sep, n, Axis::BoxFace(k), false) {
+            return best;
+        }
     }
     let tn = (v[1] - v[0]).cross(&(v[2] - v[0]));
     if let Some(tn) = tn.try_normalize(T::zero()) {
         let (sep, n) = along(&tn);
-        consider(sep, n, Axis::TriangleFace, true);
+        if consider(sep, n, Axis::TriangleFace, true) {
+            return best;
+        }
     }
     for j in 0..3 {
         let f = v[(j + 1) % 3] - v[j];
@@ -61,7 +68,9 @@ fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3]) -> Option<(T, Vector<T, 
                 continue;
             }
             let (sep, n) = along(&(l / len));
-            consider(sep, n, Axis::Edges(k, j), true);
+            if consider(sep, n, Axis::Edges(k, j), true) {
+                return best;
+            }
         }
     }
     best
@@ -78,7 +87,7 @@ pub fn box_triangle_manifold<T: Real>(
     out.clear();
     let v = tri.vertices().map(|p| bx.to_local(&p));
     let h = *bx.half_extents();
-    let (sep, n, axis) = sat(&h, &v)?;
+    let (sep, n, axis) = sat(&h, &v, prediction)?;
     if sep > prediction {
         return Some(sep);
     }

@@ -293,6 +293,7 @@ pub fn intersects<T: Real>(
         // Boolean tests of cd-geom: no normal, no depth, no square root.
         (S::Ball(x), S::Ball(y)) => Ok(cd_geom::ball_ball(x, y)),
         (S::Box(x), S::Box(y)) => Ok(cd_geom::obb_obb(x, y)),
+        (S::Box(x), S::Triangle(y)) | (S::Triangle(y), S::Box(x)) => Ok(cd_geom::triangle_obb(y, x)),
         (S::Box(x), S::Ball(y)) | (S::Ball(y), S::Box(x)) => Ok(cd_geom::ball_obb(y, x)),
         (S::Capsule(x), S::Capsule(y)) => Ok(cd_geom::capsule_capsule(x, y)),
         (S::Capsule(x), S::Ball(y)) | (S::Ball(y), S::Capsule(x)) => Ok(cd_geom::capsule_ball(x, y)),
