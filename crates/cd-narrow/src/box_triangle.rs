@@ -171,11 +171,12 @@ pub fn box_triangle_manifold<T: Real>(
             }
         }
     }
-    let world: Vec<ManifoldPoint<T, 3>> = local
-        .into_iter()
-        .map(|p| ManifoldPoint { point_a: bx.to_world(&p.point_a), point_b: bx.to_world(&p.point_b), ..p })
-        .collect();
-    out.reduce(&world);
+    // Back to world space in place (no second buffer).
+    for p in &mut local {
+        p.point_a = bx.to_world(&p.point_a);
+        p.point_b = bx.to_world(&p.point_b);
+    }
+    out.reduce(&local);
     Some(sep)
 }
 
