@@ -61,9 +61,28 @@ pub fn ball_ball_contact<T: Real, const D: usize>(
     b: &Ball<T, D>,
     prediction: T,
 ) -> Option<Contact<T, D>> {
-    let c = from_core_points(*a.center(), *b.center(), a.radius(), b.radius(), || {
+    let d = b.center() - a.center();
+    let r = a.radius() + b.radius();
+    let dd = d.norm_squared();
+    let reach = r + prediction;
+    // Farther than the prediction: answered without a square root.
+    if reach >= T::zero() && dd > reach * reach {
+        return None;
+    }
+    let len = dd.sqrt();
+    // Any direction is a valid normal for concentric balls; only an exact zero needs one.
+    let (normal, status) = if len > T::zero() {
+        (d / len, ContactStatus::Converged)
+    } else {
         (x_axis(), ContactStatus::Degenerate)
-    });
+    };
+    let c = Contact {
+        point_a: a.center() + normal * a.radius(),
+        point_b: b.center() - normal * b.radius(),
+        normal,
+        distance: len - r,
+        status,
+    };
     within(c, prediction)
 }
 
