@@ -86,10 +86,10 @@ impl<'a, T: Real> Shape<'a, T> {
     fn core(&self) -> Option<(Core<'a, T>, T)> {
         Some(match *self {
             Shape::Ball(b) => (Core::Point(*b.center()), b.radius()),
-            Shape::Capsule(c) => (Core::Segment(*c.a(), *c.b()), c.radius()),
+            Shape::Capsule(c) => (Core::Segment(c.segment()), c.radius()),
             Shape::Box(b) => (Core::Box(b), T::zero()),
             Shape::Triangle(t) => (Core::Triangle(t), T::zero()),
-            Shape::Segment(s) => (Core::Segment(*s.a(), *s.b()), T::zero()),
+            Shape::Segment(s) => (Core::Segment(*s), T::zero()),
             Shape::Cylinder(c) => (Core::Cylinder(c), T::zero()),
             Shape::Cone(c) => (Core::Cone(c), T::zero()),
             Shape::Polyhedron(p) => (Core::Polyhedron(p), T::zero()),
@@ -106,7 +106,7 @@ impl<'a, T: Real> Shape<'a, T> {
 /// opaque call: about a quarter of GJK's time on small hulls); user shapes go through `Dyn`.
 enum Core<'a, T: Real> {
     Point(Point<T, 3>),
-    Segment(Point<T, 3>, Point<T, 3>),
+    Segment(Segment<T, 3>),
     Box(&'a Obb<T, 3>),
     Triangle(&'a Triangle<T, 3>),
     Cylinder(&'a Cylinder<T>),
@@ -121,13 +121,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
     fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
         match self {
             Core::Point(p) => *p,
-            Core::Segment(a, b) => {
-                if d.dot(&a.coords) >= d.dot(&b.coords) {
-                    *a
-                } else {
-                    *b
-                }
-            }
+            Core::Segment(s) => s.support(d),
             Core::Box(b) => b.support(d),
             Core::Triangle(t) => t.support(d),
             Core::Cylinder(c) => c.support(d),
@@ -142,7 +136,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
     fn interior_point(&self) -> Point<T, 3> {
         match self {
             Core::Point(p) => *p,
-            Core::Segment(a, b) => a + (b - a) * T::lit(0.5),
+            Core::Segment(s) => s.interior_point(),
             Core::Box(b) => *b.center(),
             Core::Triangle(t) => t.centroid(),
             Core::Cylinder(c) => c.interior_point(),

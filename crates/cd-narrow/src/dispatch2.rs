@@ -44,7 +44,7 @@ impl<T: Real> core::fmt::Debug for Shape2<'_, T> {
 /// Core support maps of 2D shapes (points and segments by value).
 enum Core2<'a, T: Real> {
     Point(Point<T, 2>),
-    Segment(Point<T, 2>, Point<T, 2>),
+    Segment(Segment<T, 2>),
     Box(&'a Obb<T, 2>),
     Polygon(&'a [Point<T, 2>]),
     Dyn(&'a dyn SupportMap<T, 2>),
@@ -55,13 +55,7 @@ impl<T: Real> SupportMap<T, 2> for Core2<'_, T> {
     fn support(&self, d: &Vector<T, 2>) -> Point<T, 2> {
         match self {
             Core2::Point(p) => *p,
-            Core2::Segment(a, b) => {
-                if d.dot(&a.coords) >= d.dot(&b.coords) {
-                    *a
-                } else {
-                    *b
-                }
-            }
+            Core2::Segment(s) => s.support(d),
             Core2::Box(b) => b.support(d),
             Core2::Polygon(p) => {
                 *p.iter().fold(&p[0], |best, q| if d.dot(&q.coords) > d.dot(&best.coords) { q } else { best })
@@ -73,7 +67,7 @@ impl<T: Real> SupportMap<T, 2> for Core2<'_, T> {
     fn interior_point(&self) -> Point<T, 2> {
         match self {
             Core2::Point(p) => *p,
-            Core2::Segment(a, b) => a + (b - a) * T::lit(0.5),
+            Core2::Segment(s) => s.interior_point(),
             Core2::Box(b) => *b.center(),
             Core2::Polygon(p) => {
                 Point::from(p.iter().fold(Vector::zeros(), |s, q| s + q.coords) / T::lit(p.len() as f64))
@@ -87,10 +81,10 @@ impl<'a, T: Real> Shape2<'a, T> {
     fn core(&self) -> (Core2<'a, T>, T) {
         match *self {
             Shape2::Circle(b) => (Core2::Point(*b.center()), b.radius()),
-            Shape2::Capsule(c) => (Core2::Segment(*c.a(), *c.b()), c.radius()),
+            Shape2::Capsule(c) => (Core2::Segment(c.segment()), c.radius()),
             Shape2::Box(b) => (Core2::Box(b), T::zero()),
             Shape2::Polygon(p) => (Core2::Polygon(p), T::zero()),
-            Shape2::Segment(s) => (Core2::Segment(*s.a(), *s.b()), T::zero()),
+            Shape2::Segment(s) => (Core2::Segment(*s), T::zero()),
             Shape2::Convex(s, r) => (Core2::Dyn(s), r),
         }
     }

@@ -20,6 +20,7 @@ use cd_geom::{
 };
 
 use crate::convex::{convex_contact, convex_contact_within, ConvexConfig};
+use crate::epa::axis;
 use crate::gjk::GjkCache;
 use crate::manifold::{Manifold, ManifoldPoint};
 
@@ -52,7 +53,7 @@ fn within<T: Real, const D: usize>(c: Contact<T, D>, prediction: T) -> Option<Co
 
 /// The first coordinate axis: the normal of last resort.
 fn x_axis<T: Real, const D: usize>() -> Vector<T, D> {
-    Vector::from_fn(|i, _| if i == 0 { T::one() } else { T::zero() })
+    axis(0, T::one())
 }
 
 /// Ball/ball. Concentric balls get the normal +x and the degenerate status.
@@ -177,8 +178,7 @@ pub fn capsule_capsule_contact<T: Real, const D: usize>(
 
 /// A unit vector perpendicular to `d` (the first axis when `d` is zero).
 fn perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
-    let k = d.iamin();
-    let e: Vector<T, D> = Vector::from_fn(|i, _| if i == k { T::one() } else { T::zero() });
+    let e: Vector<T, D> = axis(d.iamin(), T::one());
     let p = e - d * (d.dot(&e) / d.norm_squared().max(T::lit(1e-30)));
     p.try_normalize(T::zero()).unwrap_or_else(x_axis)
 }

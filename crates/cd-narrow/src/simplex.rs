@@ -72,11 +72,6 @@ impl<T: Real, const D: usize> Simplex<T, D> {
         &self.lambdas[..self.len]
     }
 
-    /// Whether the simplex already has a vertex equal to `w` (up to `tol²` in squared length).
-    pub fn contains(&self, w: &Vector<T, D>, tol_sq: T) -> bool {
-        self.vertices().iter().any(|v| (v.w - w).norm_squared() <= tol_sq)
-    }
-
     /// Whether the simplex is full-dimensional (D + 1 vertices), which the sub-algorithm
     /// only keeps when it encloses the origin.
     #[inline]
