@@ -31,6 +31,29 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
         });
         PreparedRay { origin: *ray.origin(), inv_dir, parallel, max_t: ray.max_t() }
     }
+
+    /// Entry parameter into the box `[lo, hi]` within `[0, max_t]` (touching counts), `None`
+    /// on a miss: the bare slab test hierarchy traversals run per node, without the entry axis
+    /// [`ray_aabb_interval`] also tracks. O(D), no division.
+    #[inline(always)]
+    pub fn enter_box(&self, lo: &Point<T, D>, hi: &Point<T, D>, max_t: T) -> Option<T> {
+        let o = &self.origin;
+        let mut t_enter = T::zero();
+        let mut t_exit = max_t;
+        for i in 0..D {
+            if self.parallel[i] {
+                if o[i] < lo[i] || o[i] > hi[i] {
+                    return None;
+                }
+                continue;
+            }
+            let t1 = (lo[i] - o[i]) * self.inv_dir[i];
+            let t2 = (hi[i] - o[i]) * self.inv_dir[i];
+            t_enter = t_enter.max(t1.min(t2));
+            t_exit = t_exit.min(t1.max(t2));
+        }
+        (t_enter <= t_exit).then_some(t_enter)
+    }
 }
 
 /// The parameter interval `[t_enter, t_exit]` (clipped to `[0, max_t]`) over which a prepared

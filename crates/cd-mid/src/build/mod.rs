@@ -1,0 +1,208 @@
+//! Hierarchy builders. Each produces a [`Topology`] — the tree's shape and the primitive order
+//! — from the primitives' boxes and centroids; [`Bvh`](crate::Bvh) then fits the volumes of
+//! whatever type it holds. So every builder works with every volume type.
+//!
+//! | builder | module | idea |
+//! |---|---|---|
+//! | [`Builder::Median`] | `top_down` | split the longest centroid axis at the median |
+//! | [`Builder::BinnedSah`] | `sah` | binned surface-area heuristic over all axes |
+//! | [`Builder::BinnedVolume`] | `sah` | the same with volume as the cost |
+//! | [`Builder::Lbvh`] | `lbvh` | Morton codes, radix sort, split at the highest differing bit |
+//! | [`Builder::Ploc`] | `ploc` | bottom-up locally-ordered clustering over Morton order |
+//! | [`Builder::Incremental`] | `incremental` | insert in random order where the cost grows least |
+
+mod incremental;
+mod lbvh;
+mod ploc;
+mod sah;
+mod top_down;
+mod tree;
+
+use crate::error::{MidError, MidResult};
+use crate::primitives::Primitives;
+use cd_geom::{Point, Real};
+
+/// Which algorithm shapes the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builder {
+    /// Top-down, split the longest axis of the centroids' box at the median centroid. Fast,
+    /// balanced, ignores the primitives' sizes.
+    Median,
+    /// Top-down binned surface-area heuristic (Wald 2007): per node, centroids binned on every
+    /// axis, the split minimising `A_l n_l + A_r n_r` chosen.
+    BinnedSah,
+    /// As [`Builder::BinnedSah`] with volume instead of surface area as the cost (the seed's
+    /// remark that volume can suit overlap queries better).
+    BinnedVolume,
+    /// Linear BVH (Lauterbach et al. 2009): primitives sorted by the Morton code of their
+    /// centroid (radix sort), each node split where the codes' highest differing bit flips.
+    Lbvh,
+    /// Parallel locally-ordered clustering (Meister and Bittner 2018), run serially: clusters in
+    /// Morton order merge with their nearest neighbour (smallest merged surface area) within a
+    /// search radius when the choice is mutual, until one remains.
+    Ploc,
+    /// Incremental insertion in a fixed pseudo-random order, each primitive descending to the
+    /// sibling whose merged cost grows least (Goldsmith and Salmon 1987; branch and bound).
+    Incremental,
+}
+
+impl Builder {
+    /// Every builder, for tests and benchmarks.
+    pub const ALL: [Builder; 6] = [
+        Builder::Median,
+        Builder::BinnedSah,
+        Builder::BinnedVolume,
+        Builder::Lbvh,
+        Builder::Ploc,
+        Builder::Incremental,
+    ];
+
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Builder::Median => "median",
+            Builder::BinnedSah => "sah",
+            Builder::BinnedVolume => "sah-volume",
+            Builder::Lbvh => "lbvh",
+            Builder::Ploc => "ploc",
+            Builder::Incremental => "incremental",
+        }
+    }
+}
+
+/// How to build a hierarchy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildConfig {
+    /// The algorithm.
+    pub builder: Builder,
+    /// Largest number of primitives in a leaf (≥ 1). Nodes with more are split (a node whose
+    /// primitives all share one centroid is split by index, so this always holds).
+    pub leaf_size: usize,
+    /// Bins per axis of the binned builders (2..=256; 16–32 is the usual range).
+    pub bins: usize,
+    /// PLOC's search radius in clusters (≥ 1).
+    pub ploc_radius: usize,
+    /// Seed of the incremental builder's insertion order.
+    pub seed: u64,
+}
+
+impl Default for BuildConfig {
+    /// Binned SAH, 16 bins, leaves of up to 2 primitives.
+    fn default() -> Self {
+        BuildConfig {
+            builder: Builder::BinnedSah,
+            leaf_size: 2,
+            bins: 16,
+            ploc_radius: 16,
+            seed: 0x9e37_79b9_7f4a_7c15,
+        }
+    }
+}
+
+impl BuildConfig {
+    /// The default configuration with another builder.
+    pub fn with_builder(builder: Builder) -> Self {
+        BuildConfig { builder, ..BuildConfig::default() }
+    }
+
+    /// The same configuration with another leaf size.
+    pub fn leaf_size(self, leaf_size: usize) -> Self {
+        BuildConfig { leaf_size, ..self }
+    }
+
+    fn validate(&self) -> MidResult<()> {
+        if self.leaf_size == 0 {
+            return Err(MidError::BadConfig("leaf_size must be at least 1"));
+        }
+        if !(2..=256).contains(&self.bins) {
+            return Err(MidError::BadConfig("bins must be in 2..=256"));
+        }
+        if self.ploc_radius == 0 {
+            return Err(MidError::BadConfig("ploc_radius must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// A primitive as the builders see it: its box, its centroid and its index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PrimRef<T: Real, const D: usize> {
+    pub lo: Point<T, D>,
+    pub hi: Point<T, D>,
+    pub centroid: Point<T, D>,
+    pub index: u32,
+}
+
+/// One node of a built tree before volumes are fitted. Interior nodes have two children at
+/// `first_child` and `first_child + 1`; every node covers `order[start..start + count]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TopoNode {
+    /// Index of the first child; 0 marks a leaf (the root is node 0, so no child is).
+    pub first_child: u32,
+    pub start: u32,
+    pub count: u32,
+}
+
+/// A tree's shape: nodes in an order where a parent precedes its children, and the primitive
+/// order the nodes' ranges index.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Topology {
+    pub nodes: Vec<TopoNode>,
+    pub order: Vec<u32>,
+}
+
+/// The primitives' boxes and centroids, validated.
+pub(crate) fn prim_refs<T: Real, const D: usize, P: Primitives<T, D> + ?Sized>(
+    prims: &P,
+) -> MidResult<Vec<PrimRef<T, D>>> {
+    let n = prims.count();
+    if n == 0 {
+        return Err(MidError::Empty);
+    }
+    if n > u32::MAX as usize / 2 {
+        return Err(MidError::TooManyPrimitives);
+    }
+    (0..n)
+        .map(|i| {
+            let b = prims.aabb(i)?;
+            // A user's centroid outside the box would break the builders' bounds: clamp it.
+            let c = prims.centroid(i).sup(b.min()).inf(b.max());
+            Ok(PrimRef { lo: *b.min(), hi: *b.max(), centroid: c, index: i as u32 })
+        })
+        .collect()
+}
+
+/// Builds the topology with the configured algorithm.
+pub(crate) fn build_topology<T: Real, const D: usize>(
+    refs: Vec<PrimRef<T, D>>,
+    config: &BuildConfig,
+) -> MidResult<Topology> {
+    config.validate()?;
+    Ok(match config.builder {
+        Builder::Median => top_down::build(refs, config.leaf_size, &mut top_down::median_split),
+        Builder::BinnedSah => sah::build(refs, config, sah::Cost::SurfaceArea),
+        Builder::BinnedVolume => sah::build(refs, config, sah::Cost::Volume),
+        Builder::Lbvh => lbvh::build(refs, config.leaf_size),
+        Builder::Ploc => ploc::build(&refs, config).flatten(config.leaf_size),
+        Builder::Incremental => incremental::build(&refs, config).flatten(config.leaf_size),
+    })
+}
+
+/// Surface measure of a box with the given extents: area in 3D, perimeter in 2D (up to a
+/// constant factor, which no cost comparison needs).
+#[inline(always)]
+pub(crate) fn half_area<T: Real, const D: usize>(lo: &Point<T, D>, hi: &Point<T, D>) -> T {
+    let e = hi - lo;
+    match D {
+        1 => T::one(),
+        2 => e[0] + e[1],
+        3 => e[0] * e[1] + e[1] * e[2] + e[2] * e[0],
+        _ => {
+            let mut s = T::zero();
+            for i in 0..D {
+                s += (0..D).filter(|&j| j != i).fold(T::one(), |a, j| a * e[j]);
+            }
+            s
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! [`MeshBvh`]: a triangle mesh with its hierarchy, and the mesh queries a user calls without
+//! writing leaf tests — ray casts, triangle/triangle overlap against another mesh or itself,
+//! closest points and region queries — with cd-geom's triangle tests plugged into the generic
+//! traversals of [`query`](crate::query).
+
+use crate::build::BuildConfig;
+use crate::bvh::Bvh;
+use crate::error::MidResult;
+use crate::mesh::TriMesh;
+use crate::motion::Motion;
+use crate::query::{self, QueryWorkspace};
+use crate::volume::HierarchyVolume;
+use cd_geom::{
+    closest_point_on_triangle, closest_points_triangle_triangle, ray_triangle_watertight, triangle_aabb,
+    triangle_triangle, Aabb, Frustum, Point, Ray, Real, Triangle,
+};
+
+/// A ray's hit on a mesh.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshRayHit<T: Real> {
+    /// Index of the triangle hit.
+    pub triangle: u32,
+    /// Ray parameter of the hit.
+    pub t: T,
+    /// Barycentric weight of the triangle's second vertex.
+    pub u: T,
+    /// Barycentric weight of the triangle's third vertex.
+    pub v: T,
+}
+
+/// The closest points of two meshes (or of a point and a mesh).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshClosest<T: Real> {
+    /// Triangle of the first mesh (for a point query: the triangle closest to the point).
+    pub triangle_a: u32,
+    /// Triangle of the second mesh (equal to `triangle_a` for a point query).
+    pub triangle_b: u32,
+    /// Closest point on the first mesh, in its frame.
+    pub point_a: Point<T, 3>,
+    /// Closest point on the second mesh, in the *first* mesh's frame.
+    pub point_b: Point<T, 3>,
+    /// Their distance.
+    pub distance: T,
+}
+
+/// A triangle mesh with a hierarchy over its triangles, volumes of type `B`.
+#[derive(Clone, Debug)]
+pub struct MeshBvh<T: Real, B> {
+    mesh: TriMesh<T>,
+    bvh: Bvh<T, 3, B>,
+}
+
+impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
+    /// Builds the hierarchy with the default configuration. Errors: an empty mesh.
+    pub fn new(mesh: TriMesh<T>) -> MidResult<Self> {
+        MeshBvh::with_config(mesh, &BuildConfig::default())
+    }
+
+    /// Builds the hierarchy with `config`.
+    pub fn with_config(mesh: TriMesh<T>, config: &BuildConfig) -> MidResult<Self> {
+        let bvh = Bvh::build(&mesh, config)?;
+        Ok(MeshBvh { mesh, bvh })
+    }
+
+    /// The mesh.
+    pub fn mesh(&self) -> &TriMesh<T> {
+        &self.mesh
+    }
+
+    /// The hierarchy.
+    pub fn bvh(&self) -> &Bvh<T, 3, B> {
+        &self.bvh
+    }
+
+    fn tree(&self) -> (&[crate::Node<B>], &[u32]) {
+        (self.bvh.nodes(), self.bvh.primitive_order())
+    }
+
+    /// Replaces the vertex positions (same connectivity) and refits the hierarchy bottom-up.
+    /// Returns the number of volumes updated. Errors: a different vertex count, an invalid
+    /// coordinate (the model is unchanged then).
+    pub fn deform(&mut self, vertices: Vec<Point<T, 3>>) -> MidResult<u64> {
+        let mesh = self.mesh.with_vertices(vertices)?;
+        let mut bvh = self.bvh.clone();
+        let n = bvh.refit(&mesh)?;
+        self.mesh = mesh;
+        self.bvh = bvh;
+        Ok(n)
+    }
+
+    /// The closest hit of `ray` (within its `max_t`), watertight and double-sided.
+    pub fn cast_ray(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Option<MeshRayHit<T>> {
+        let mut best: Option<MeshRayHit<T>> = None;
+        let (nodes, order) = self.tree();
+        query::ray_closest(nodes, order, ray, ws, |tri, limit| {
+            let h = ray_triangle_watertight(ray, &self.mesh.triangle(tri as usize))?;
+            if h.t <= limit && best.is_none_or(|b| h.t < b.t) {
+                best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
+            }
+            Some(h.t)
+        });
+        best
+    }
+
+    /// Does `ray` hit the mesh within its `max_t`? Stops at the first hit found.
+    pub fn ray_hits(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> bool {
+        let (nodes, order) = self.tree();
+        query::ray_any(nodes, order, ray, ws, |tri, _| {
+            ray_triangle_watertight(ray, &self.mesh.triangle(tri as usize)).map(|h| h.t)
+        })
+        .is_some()
+    }
+
+    /// Every hit of `ray` within its `max_t`, nearest first.
+    pub fn cast_ray_all(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Vec<MeshRayHit<T>> {
+        let (nodes, order) = self.tree();
+        let mut hits = Vec::new();
+        query::ray_all(nodes, order, ray, ws, |tri, limit| {
+            let h =
+                ray_triangle_watertight(ray, &self.mesh.triangle(tri as usize)).filter(|h| h.t <= limit)?;
+            hits.push(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
+            Some(h.t)
+        });
+        hits.sort_by(|a, b| {
+            a.t.partial_cmp(&b.t).unwrap_or(core::cmp::Ordering::Equal).then(a.triangle.cmp(&b.triangle))
+        });
+        hits
+    }
+
+    /// Triangle `j` of `other`, carried into this mesh's frame; `None` when the motion takes
+    /// it beyond the coordinate range (no valid geometry there: such pairs are not reported).
+    #[inline]
+    fn moved(other: &TriMesh<T>, j: u32, motion: &Motion<T, 3>, identity: bool) -> Option<Triangle<T, 3>> {
+        let t = other.triangle(j as usize);
+        if identity {
+            return Some(t);
+        }
+        let [a, b, c] = t.vertices().map(|p| motion.transform_point(&p));
+        Triangle::new(a, b, c).ok()
+    }
+
+    /// Every pair (triangle of `self`, triangle of `other`) that intersects (touching
+    /// counts), `other` placed in this mesh's frame by `motion` (`Motion::relative(pose_self,
+    /// pose_other)`). Sorted.
+    pub fn overlapping_triangles(
+        &self,
+        other: &MeshBvh<T, B>,
+        motion: &Motion<T, 3>,
+        ws: &mut QueryWorkspace<T>,
+    ) -> Vec<(u32, u32)> {
+        let identity = motion.is_identity();
+        query::overlapping_pairs(self.tree(), other.tree(), motion, ws, |i, j| {
+            Self::moved(&other.mesh, j, motion, identity)
+                .is_some_and(|b| triangle_triangle(&self.mesh.triangle(i as usize), &b).intersects())
+        })
+    }
+
+    /// The first intersecting triangle pair found, if any (early exit).
+    pub fn first_overlap(
+        &self,
+        other: &MeshBvh<T, B>,
+        motion: &Motion<T, 3>,
+        ws: &mut QueryWorkspace<T>,
+    ) -> Option<(u32, u32)> {
+        let identity = motion.is_identity();
+        query::first_overlap(self.tree(), other.tree(), motion, ws, |i, j| {
+            Self::moved(&other.mesh, j, motion, identity)
+                .is_some_and(|b| triangle_triangle(&self.mesh.triangle(i as usize), &b).intersects())
+        })
+    }
+
+    /// Self-intersections: pairs `(i, j)`, `i < j`, of intersecting triangles, skipping pairs
+    /// that share a vertex unless `include_neighbors` (neighbours always touch).
+    pub fn self_intersections(&self, include_neighbors: bool, ws: &mut QueryWorkspace<T>) -> Vec<(u32, u32)> {
+        let (nodes, order) = self.tree();
+        query::self_overlapping_pairs(nodes, order, ws, |i, j| {
+            if !include_neighbors && self.mesh.share_vertex(i as usize, j as usize) {
+                return false;
+            }
+            triangle_triangle(&self.mesh.triangle(i as usize), &self.mesh.triangle(j as usize)).intersects()
+        })
+    }
+
+    /// The point of the mesh closest to `p`, if within `max_dist`.
+    pub fn closest_point(
+        &self,
+        p: &Point<T, 3>,
+        max_dist: T,
+        ws: &mut QueryWorkspace<T>,
+    ) -> Option<MeshClosest<T>> {
+        let (nodes, order) = self.tree();
+        let mut best: Option<MeshClosest<T>> = None;
+        query::closest_to_point(nodes, order, p, max_dist, ws, |tri, limit| {
+            let (q, _, _) = closest_point_on_triangle(p, &self.mesh.triangle(tri as usize));
+            let d = (q - p).norm();
+            if d <= limit && best.is_none_or(|b| d < b.distance) {
+                best = Some(MeshClosest {
+                    triangle_a: tri,
+                    triangle_b: tri,
+                    point_a: q,
+                    point_b: q,
+                    distance: d,
+                });
+            }
+            Some(d)
+        });
+        best
+    }
+
+    /// The closest points between this mesh and `other` placed by `motion`, if within
+    /// `max_dist` (distance 0 when they intersect).
+    pub fn closest_points(
+        &self,
+        other: &MeshBvh<T, B>,
+        motion: &Motion<T, 3>,
+        max_dist: T,
+        ws: &mut QueryWorkspace<T>,
+    ) -> Option<MeshClosest<T>> {
+        let identity = motion.is_identity();
+        let mut best: Option<MeshClosest<T>> = None;
+        query::closest_pair(self.tree(), other.tree(), motion, max_dist, ws, |i, j, limit| {
+            let b = Self::moved(&other.mesh, j, motion, identity)?;
+            let c = closest_points_triangle_triangle(&self.mesh.triangle(i as usize), &b);
+            let d = c.distance_squared.sqrt();
+            if d <= limit && best.is_none_or(|x| d < x.distance) {
+                best = Some(MeshClosest {
+                    triangle_a: i,
+                    triangle_b: j,
+                    point_a: c.a,
+                    point_b: c.b,
+                    distance: d,
+                });
+            }
+            Some(d)
+        });
+        best
+    }
+
+    /// Triangles meeting the box `region`, sorted.
+    pub fn triangles_in_aabb(&self, region: &Aabb<T, 3>, ws: &mut QueryWorkspace<T>) -> Vec<u32> {
+        let (nodes, order) = self.tree();
+        let mut out = Vec::new();
+        query::query_aabb(nodes, order, region, ws, |tri, inside| {
+            if inside || triangle_aabb(&self.mesh.triangle(tri as usize), region) {
+                out.push(tri);
+            }
+        });
+        out.sort_unstable();
+        out
+    }
+
+    /// Triangles whose nodes survive frustum culling (conservative: a triangle outside the
+    /// frustum near its corner may be listed, one inside never is omitted), sorted.
+    pub fn triangles_in_frustum(&self, frustum: &Frustum<T>, ws: &mut QueryWorkspace<T>) -> Vec<u32> {
+        let (nodes, order) = self.tree();
+        let mut out = Vec::new();
+        query::query_frustum(nodes, order, frustum, ws, |tri, _| out.push(tri));
+        out.sort_unstable();
+        out
+    }
+}

@@ -1,0 +1,161 @@
+//! Ray casts: closest hit, any hit, all hits, each with a distance limit, visiting the nearer
+//! child first and skipping nodes the ray enters beyond the best hit so far.
+
+use super::QueryWorkspace;
+use crate::node::BvhNode;
+use crate::volume::{HierarchyVolume, VolumeRay};
+use cd_geom::{Ray, Real};
+
+/// Closest hit along `ray` within `ray.max_t()`. `leaf(primitive, max_t)` returns the hit
+/// parameter of one primitive if it is at most `max_t`. Returns the primitive and its
+/// parameter; among equal parameters the first found wins.
+pub fn ray_closest<T, const D: usize, B, N>(
+    nodes: &[N],
+    order: &[u32],
+    ray: &Ray<T, D>,
+    ws: &mut QueryWorkspace<T>,
+    mut leaf: impl FnMut(u32, T) -> Option<T>,
+) -> Option<(u32, T)>
+where
+    T: Real,
+    B: HierarchyVolume<T, D>,
+    N: BvhNode<B>,
+{
+    let mut best: Option<(u32, T)> = None;
+    let mut max_t = ray.max_t();
+    traverse(nodes, order, ray, ws, &mut |p, limit| {
+        if let Some(t) = leaf(p, limit) {
+            if t <= max_t && best.is_none_or(|(_, b)| t < b) {
+                best = Some((p, t));
+                max_t = t;
+            }
+        }
+        Step::Continue(max_t)
+    });
+    best
+}
+
+/// Any hit within `ray.max_t()` (shadow rays): stops at the first primitive whose `leaf`
+/// reports a hit, which need not be the closest.
+pub fn ray_any<T, const D: usize, B, N>(
+    nodes: &[N],
+    order: &[u32],
+    ray: &Ray<T, D>,
+    ws: &mut QueryWorkspace<T>,
+    mut leaf: impl FnMut(u32, T) -> Option<T>,
+) -> Option<(u32, T)>
+where
+    T: Real,
+    B: HierarchyVolume<T, D>,
+    N: BvhNode<B>,
+{
+    let mut found = None;
+    traverse(nodes, order, ray, ws, &mut |p, limit| match leaf(p, limit) {
+        Some(t) if t <= limit => {
+            found = Some((p, t));
+            Step::Stop
+        }
+        _ => Step::Continue(limit),
+    });
+    found
+}
+
+/// Every hit within `ray.max_t()`, sorted by parameter (then primitive index).
+pub fn ray_all<T, const D: usize, B, N>(
+    nodes: &[N],
+    order: &[u32],
+    ray: &Ray<T, D>,
+    ws: &mut QueryWorkspace<T>,
+    mut leaf: impl FnMut(u32, T) -> Option<T>,
+) -> Vec<(u32, T)>
+where
+    T: Real,
+    B: HierarchyVolume<T, D>,
+    N: BvhNode<B>,
+{
+    let mut hits = Vec::new();
+    traverse(nodes, order, ray, ws, &mut |p, limit| {
+        if let Some(t) = leaf(p, limit).filter(|t| *t <= limit) {
+            hits.push((p, t));
+        }
+        Step::Continue(limit)
+    });
+    hits.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(core::cmp::Ordering::Equal).then(a.0.cmp(&b.0)));
+    hits
+}
+
+/// What a leaf visit tells the traversal: go on with a (possibly smaller) limit, or stop.
+enum Step<T> {
+    Continue(T),
+    Stop,
+}
+
+/// The shared ordered traversal: a stack of (entry parameter, node); children are tested
+/// before being pushed, the nearer pushed last so it is visited first, and popped entries
+/// beyond the current limit are dropped.
+fn traverse<T, const D: usize, B, N>(
+    nodes: &[N],
+    order: &[u32],
+    ray: &Ray<T, D>,
+    ws: &mut QueryWorkspace<T>,
+    visit: &mut dyn FnMut(u32, T) -> Step<T>,
+) where
+    T: Real,
+    B: HierarchyVolume<T, D>,
+    N: BvhNode<B>,
+{
+    let Some(root) = nodes.first() else { return };
+    let prepared = VolumeRay::new(ray);
+    let mut limit = ray.max_t();
+    ws.stats.volume_tests += 1;
+    let Some(t0) = root.volume().ray_entry(&prepared, limit) else { return };
+    let stack = &mut ws.nodes;
+    stack.clear();
+    stack.push((t0, 0));
+    while let Some((entry, n)) = stack.pop() {
+        if entry > limit {
+            continue;
+        }
+        let node = &nodes[n as usize];
+        if node.is_leaf() {
+            for &p in &order[node.primitives()] {
+                ws.stats.primitive_tests += 1;
+                match visit(p, limit) {
+                    Step::Continue(l) => limit = l,
+                    Step::Stop => return,
+                }
+            }
+            continue;
+        }
+        let children = node.children();
+        let first = children.start;
+        ws.stats.volume_tests += children.len() as u64;
+        if children.len() == 2 {
+            let tl = nodes[first].volume().ray_entry(&prepared, limit);
+            let tr = nodes[first + 1].volume().ray_entry(&prepared, limit);
+            match (tl, tr) {
+                (Some(a), Some(b)) => {
+                    if a <= b {
+                        stack.push((b, first as u32 + 1));
+                        stack.push((a, first as u32));
+                    } else {
+                        stack.push((a, first as u32));
+                        stack.push((b, first as u32 + 1));
+                    }
+                }
+                (Some(a), None) => stack.push((a, first as u32)),
+                (None, Some(b)) => stack.push((b, first as u32 + 1)),
+                (None, None) => {}
+            }
+        } else {
+            // Wide nodes: push hits farthest first.
+            let base = stack.len();
+            for c in children {
+                if let Some(t) = nodes[c].volume().ray_entry(&prepared, limit) {
+                    stack.push((t, c as u32));
+                }
+            }
+            stack[base..].sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(core::cmp::Ordering::Equal));
+        }
+    }
+}
