@@ -37,16 +37,41 @@ impl Rng {
 /// How many input pairs one benchmark iteration processes.
 pub const BATCH: usize = 1024;
 
-/// The Stanford bunny's vertices (public domain; see `crates/cd-bv/tests/data/README.md`).
+/// The Stanford bunny as a triangle mesh (public domain; see
+/// `crates/cd-bv/tests/data/README.md`), loaded by cd-mid's OBJ reader.
+pub fn bunny_mesh() -> cd_mid::TriMesh<f32> {
+    cd_mid::TriMesh::from_obj(include_str!("../../crates/cd-bv/tests/data/bunny.obj"))
+        .expect("the bunny parses")
+}
+
+/// The Stanford bunny's vertices.
 pub fn bunny_vertices() -> Vec<Point3<f32>> {
-    include_str!("../../crates/cd-bv/tests/data/bunny.obj")
-        .lines()
-        .filter_map(|l| l.strip_prefix("v "))
-        .map(|l| {
-            let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().expect("number")).collect();
-            Point3::new(v[0], v[1], v[2])
-        })
-        .collect()
+    bunny_mesh().vertices().to_vec()
+}
+
+/// The bunny subdivided `levels` times (each triangle split into four at its edge midpoints,
+/// shared edges sharing their midpoint): 3,674 · 4^levels triangles, a closed mesh of the
+/// sizes the mid-phase benchmarks need (14.7k, 58.8k, 235k, 941k).
+pub fn subdivided_bunny(levels: u32) -> cd_mid::TriMesh<f32> {
+    let base = bunny_mesh();
+    let mut verts = base.vertices().to_vec();
+    let mut tris = base.indices().to_vec();
+    for _ in 0..levels {
+        let mut midpoints = std::collections::HashMap::new();
+        let mut next = Vec::with_capacity(tris.len() * 4);
+        let mut mid = |a: u32, b: u32, verts: &mut Vec<Point3<f32>>| -> u32 {
+            *midpoints.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                verts.push(nalgebra::center(&verts[a as usize], &verts[b as usize]));
+                (verts.len() - 1) as u32
+            })
+        };
+        for &[a, b, c] in &tris {
+            let (ab, bc, ca) = (mid(a, b, &mut verts), mid(b, c, &mut verts), mid(c, a, &mut verts));
+            next.extend_from_slice(&[[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
+        }
+        tris = next;
+    }
+    cd_mid::TriMesh::new(verts, tris).expect("subdivision keeps the mesh valid")
 }
 
 /// `n` points uniformly in a ball of radius 10 (deterministic), the shape of a scanned object's

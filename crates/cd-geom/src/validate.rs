@@ -26,9 +26,28 @@ pub(crate) fn non_negative<T: Real>(x: T) -> GeomResult<T> {
 }
 
 /// Every component of a vector is a valid coordinate.
+///
+/// One pass without early exits (constructors run this on every point, in hot loops too):
+/// `x · 0` is 0 for finite `x` and NaN otherwise, so the sum flags any non-finite component;
+/// the largest magnitude is compared with the limit once.
 #[inline]
 pub(crate) fn vector<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()> {
-    v.iter().try_for_each(|&x| coord(x).map(|_| ()))
+    let mut poison = T::zero();
+    let mut largest = T::zero();
+    for &x in v.iter() {
+        poison += x * T::zero();
+        let a = x.abs();
+        if a > largest {
+            largest = a;
+        }
+    }
+    if poison != T::zero() {
+        Err(GeomError::NonFinite)
+    } else if largest > T::coord_limit() {
+        Err(GeomError::OutOfRange)
+    } else {
+        Ok(())
+    }
 }
 
 /// Every coordinate of a point is valid.

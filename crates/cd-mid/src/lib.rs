@@ -14,6 +14,8 @@
 //! - [`Bvh`]: a binary hierarchy stored flat (parents before their adjacent children, every node
 //!   a contiguous primitive range), built by any [`Builder`] — median, binned SAH (area or
 //!   volume cost), LBVH, PLOC, incremental insertion — and refitted in one reverse sweep.
+//! - [`WideBvh`]: the same hierarchy collapsed to 4- or 8-wide nodes whose child boxes a ray
+//!   tests together (lane-by-lane storage the compiler vectorizes).
 //! - [`BvhNode`]: the node trait the traversals in [`query`] are written against.
 //! - [`query`]: ray casts (closest, any, all), region queries (AABB, ball, frustum),
 //!   model-vs-model overlap (all pairs, first hit) across a rigid [`Motion`], self-collision,
@@ -55,6 +57,7 @@ mod obj;
 mod primitives;
 pub mod query;
 mod volume;
+mod wide;
 
 pub use build::{BuildConfig, Builder};
 pub use bvh::{Bvh, BvhStats};
@@ -66,3 +69,4 @@ pub use node::{BvhNode, Node};
 pub use primitives::Primitives;
 pub use query::{QueryStats, QueryWorkspace};
 pub use volume::{HierarchyVolume, VolumeRay};
+pub use wide::{WideBvh, WideNode};

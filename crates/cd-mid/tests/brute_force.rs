@@ -468,3 +468,44 @@ fn f32_queries_equal_f32_brute_force() {
         assert_eq!(a.overlapping_triangles(&a, &m, &mut ws), expect, "{:?}", config.builder);
     }
 }
+
+#[test]
+fn wide_hierarchies_cast_rays_like_the_binary_one() {
+    let bunny = bunny();
+    let bb = Aabb::from_points(bunny.vertices()).unwrap();
+    let (c, r) = (bb.center(), bb.half_extents().norm());
+    let mut rng = Rng(8);
+    let mut rays: Vec<_> = (0..3000).map(|_| random_ray(&mut rng, c, r)).collect();
+    // Axis-parallel rays, some through the box's faces exactly (the parallel-slab path).
+    for k in 0..300 {
+        let mut o = c + rng.point(r).coords;
+        o[k % 3] = bb.min()[k % 3] - 1.0;
+        if k % 5 == 0 {
+            o[(k + 1) % 3] = bb.max()[(k + 1) % 3];
+        }
+        let mut d = Vector3::zeros();
+        d[k % 3] = 1.0;
+        rays.push(Ray::new(o, d).unwrap());
+    }
+    let mut ws = QueryWorkspace::new();
+    for config in configs() {
+        let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::with_config(bunny.clone(), &config).unwrap();
+        let w4: cd_mid::WideBvh<f64, 4> = cd_mid::WideBvh::from_binary(m.bvh());
+        let w8: cd_mid::WideBvh<f64, 8> = cd_mid::WideBvh::from_binary(m.bvh());
+        assert!(w4.node_count() < m.bvh().nodes().len() / 2);
+        for ray in &rays {
+            let expect = m.cast_ray(ray, &mut ws).map(|h| h.t);
+            let leaf = |tri: u32, _| ray_triangle_watertight(ray, &bunny.triangle(tri as usize)).map(|h| h.t);
+            assert_eq!(w4.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
+            assert_eq!(w8.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
+        }
+    }
+    // A one-triangle mesh is a single leaf: no wide node at all.
+    let one = TriMesh::from_triangles(&[bunny.triangle(0)]).unwrap();
+    let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::new(one.clone()).unwrap();
+    let w: cd_mid::WideBvh<f64, 4> = cd_mid::WideBvh::from_binary(m.bvh());
+    let t = one.triangle(0);
+    let ray = Ray::new(t.centroid() + Vector3::new(0.0, 0.0, 1.0), Vector3::new(0.0, 0.0, -1.0)).unwrap();
+    let leaf = |tri: u32, _| ray_triangle_watertight(&ray, &one.triangle(tri as usize)).map(|h| h.t);
+    assert_eq!(w.ray_closest(&ray, &mut ws, leaf).map(|h| h.0), Some(0));
+}

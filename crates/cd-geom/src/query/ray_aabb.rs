@@ -37,20 +37,29 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
     /// [`ray_aabb_interval`] also tracks. O(D), no division.
     #[inline(always)]
     pub fn enter_box(&self, lo: &Point<T, D>, hi: &Point<T, D>, max_t: T) -> Option<T> {
-        let o = &self.origin;
         let mut t_enter = T::zero();
         let mut t_exit = max_t;
         for i in 0..D {
+            let o = self.origin.coords[i];
+            let (l, h) = (lo.coords[i], hi.coords[i]);
             if self.parallel[i] {
-                if o[i] < lo[i] || o[i] > hi[i] {
+                if o < l || o > h {
                     return None;
                 }
                 continue;
             }
-            let t1 = (lo[i] - o[i]) * self.inv_dir[i];
-            let t2 = (hi[i] - o[i]) * self.inv_dir[i];
-            t_enter = t_enter.max(t1.min(t2));
-            t_exit = t_exit.min(t1.max(t2));
+            let inv = self.inv_dir[i];
+            let t1 = (l - o) * inv;
+            let t2 = (h - o) * inv;
+            // Plain compare-and-select (not `min`/`max`, whose NaN handling costs extra work
+            // and cannot matter: no operand is NaN here).
+            let (near, far) = if t1 < t2 { (t1, t2) } else { (t2, t1) };
+            if near > t_enter {
+                t_enter = near;
+            }
+            if far < t_exit {
+                t_exit = far;
+            }
         }
         (t_enter <= t_exit).then_some(t_enter)
     }

@@ -5,7 +5,7 @@
 //! rule of dynamic AABB trees).
 
 use super::tree::{BinaryTree, INTERIOR};
-use super::{half_area, BuildConfig, PrimRef};
+use super::{half_area, max_point, min_point, BuildConfig, PrimRef};
 use cd_geom::{Point, Real};
 
 pub(crate) fn build<T: Real, const D: usize>(
@@ -45,8 +45,8 @@ pub(crate) fn build<T: Real, const D: usize>(
             let mut up = old_parent;
             while up != u32::MAX {
                 let n = &mut tree.nodes[up as usize];
-                n.lo = n.lo.inf(&r.lo);
-                n.hi = n.hi.sup(&r.hi);
+                n.lo = min_point(&n.lo, &r.lo);
+                n.hi = max_point(&n.hi, &r.hi);
                 n.count += 1;
                 up = n.parent;
             }
@@ -66,12 +66,12 @@ fn find_sibling<T: Real, const D: usize>(tree: &BinaryTree<T, D>, lo: &Point<T, 
             return at;
         }
         let area = half_area(&n.lo, &n.hi);
-        let combined = half_area(&n.lo.inf(lo), &n.hi.sup(hi));
+        let combined = half_area(&min_point(&n.lo, lo), &max_point(&n.hi, hi));
         let here = combined + combined;
         let inherited = (combined - area) + (combined - area);
         let child_cost = |c: u32| {
             let cn = &tree.nodes[c as usize];
-            let merged = half_area(&cn.lo.inf(lo), &cn.hi.sup(hi));
+            let merged = half_area(&min_point(&cn.lo, lo), &max_point(&cn.hi, hi));
             let grow = if cn.prim != INTERIOR { merged } else { merged - half_area(&cn.lo, &cn.hi) };
             grow + inherited
         };

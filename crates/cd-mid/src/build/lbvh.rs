@@ -5,7 +5,7 @@
 //! centroids' box. Ranges of identical codes are split at the middle.
 
 use super::top_down;
-use super::{PrimRef, Topology};
+use super::{max_point, min_point, PrimRef, Topology};
 use cd_geom::{Point, Real};
 
 /// Spreads the low `bits` bits of `x` so consecutive bits land `d` positions apart.
@@ -26,8 +26,8 @@ pub(crate) fn morton_codes<T: Real, const D: usize>(
     let mut lo = Point::from([T::infinity(); D]);
     let mut hi = Point::from([-T::infinity(); D]);
     for c in centroids.clone() {
-        lo = lo.inf(&c);
-        hi = hi.sup(&c);
+        lo = min_point(&lo, &c);
+        hi = max_point(&hi, &c);
     }
     let cells = ((1u64 << bits) - 1) as f64;
     let scale: [f64; D] = core::array::from_fn(|i| {

@@ -188,6 +188,32 @@ pub(crate) fn build_topology<T: Real, const D: usize>(
     })
 }
 
+/// Componentwise minimum by plain comparisons (nalgebra's `inf` goes through simba's
+/// NaN-aware generic minimum, several times slower in the builders' inner loops; no operand is
+/// NaN here).
+#[inline(always)]
+pub(crate) fn min_point<T: Real, const D: usize>(a: &Point<T, D>, b: &Point<T, D>) -> Point<T, D> {
+    let mut out = *a;
+    for i in 0..D {
+        if b.coords[i] < out.coords[i] {
+            out.coords[i] = b.coords[i];
+        }
+    }
+    out
+}
+
+/// Componentwise maximum by plain comparisons (see [`min_point`]).
+#[inline(always)]
+pub(crate) fn max_point<T: Real, const D: usize>(a: &Point<T, D>, b: &Point<T, D>) -> Point<T, D> {
+    let mut out = *a;
+    for i in 0..D {
+        if b.coords[i] > out.coords[i] {
+            out.coords[i] = b.coords[i];
+        }
+    }
+    out
+}
+
 /// Surface measure of a box with the given extents: area in 3D, perimeter in 2D (up to a
 /// constant factor, which no cost comparison needs).
 #[inline(always)]

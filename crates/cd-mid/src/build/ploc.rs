@@ -8,7 +8,7 @@
 
 use super::lbvh::morton_order;
 use super::tree::BinaryTree;
-use super::{half_area, BuildConfig, PrimRef};
+use super::{half_area, max_point, min_point, BuildConfig, PrimRef};
 use cd_geom::Real;
 
 pub(crate) fn build<T: Real, const D: usize>(
@@ -30,7 +30,7 @@ pub(crate) fn build<T: Real, const D: usize>(
             let a = &tree.nodes[clusters[i] as usize];
             for j in i + 1..(i + radius + 1).min(n) {
                 let b = &tree.nodes[clusters[j] as usize];
-                let d = half_area(&a.lo.inf(&b.lo), &a.hi.sup(&b.hi));
+                let d = half_area(&min_point(&a.lo, &b.lo), &max_point(&a.hi, &b.hi));
                 // Strictly smaller, or equal with a lower partner index: a total order on pairs.
                 if d < nearest[i].0 || (d == nearest[i].0 && j < nearest[i].1) {
                     nearest[i] = (d, j);

@@ -7,7 +7,7 @@
 //! place. O(n · bins) per level.
 
 use super::top_down;
-use super::{half_area, BuildConfig, PrimRef, Topology};
+use super::{half_area, max_point, min_point, BuildConfig, PrimRef, Topology};
 use cd_geom::{Point, Real};
 
 /// What a split minimises.
@@ -30,8 +30,8 @@ impl<T: Real, const D: usize> Bin<T, D> {
     }
     #[inline(always)]
     fn add(&mut self, lo: &Point<T, D>, hi: &Point<T, D>, count: u32) {
-        self.lo = self.lo.inf(lo);
-        self.hi = self.hi.sup(hi);
+        self.lo = min_point(&self.lo, lo);
+        self.hi = max_point(&self.hi, hi);
         self.count += count;
     }
 }
@@ -62,7 +62,7 @@ fn measure<T: Real, const D: usize>(lo: &Point<T, D>, hi: &Point<T, D>, cost: Co
 
 fn split<T: Real, const D: usize>(
     refs: &mut [PrimRef<T, D>],
-    nb: usize,
+    max_bins: usize,
     cost: Cost,
     bins: &mut [Bin<T, D>],
     right_cost: &mut [T],
@@ -70,22 +70,30 @@ fn split<T: Real, const D: usize>(
     let mut clo = refs[0].centroid;
     let mut chi = clo;
     for r in refs.iter() {
-        clo = clo.inf(&r.centroid);
-        chi = chi.sup(&r.centroid);
+        clo = min_point(&clo, &r.centroid);
+        chi = max_point(&chi, &r.centroid);
     }
+    // A small node needs no more bins than it has primitives: the sweeps below cost O(bins)
+    // per node, which would otherwise dominate near the leaves.
+    let nb = max_bins.min(refs.len()).max(2);
     let extent = chi - clo;
     let pad = extent.amax() * T::lit(1e-3);
     let scale =
         extent.map(
             |e| if e > T::zero() { T::lit(nb as f64) * (T::one() - T::lit(1e-6)) / e } else { T::zero() },
         );
-    for b in bins.iter_mut() {
-        *b = Bin::empty();
+    for axis in 0..D {
+        if scale[axis] > T::zero() {
+            for b in &mut bins[axis * nb..(axis + 1) * nb] {
+                *b = Bin::empty();
+            }
+        }
     }
     let bin_of = |c: T, axis: usize| -> usize {
         let k = ((c - clo[axis]) * scale[axis]).to_f64();
-        // `as` saturates: rounding at the top edge lands in the last bin.
-        (k as usize).min(nb - 1)
+        // `as i32` saturates (and is a single conversion instruction plus a fix-up, unlike a
+        // float-to-usize cast); rounding at the top edge lands in the last bin.
+        (k as i32 as usize).min(nb - 1)
     };
     for r in refs.iter() {
         for axis in 0..D {

@@ -5,7 +5,7 @@
 //! parent, and partitions the primitive references in place so every node's primitives are one
 //! contiguous range.
 
-use super::{PrimRef, TopoNode, Topology};
+use super::{max_point, min_point, PrimRef, TopoNode, Topology};
 use cd_geom::Real;
 
 /// Builds a tree by recursive splitting. `split(start, range)` partitions the range of more than
@@ -45,8 +45,8 @@ pub(crate) fn widest_centroid_axis<T: Real, const D: usize>(refs: &[PrimRef<T, D
     let mut lo = refs[0].centroid;
     let mut hi = lo;
     for r in refs {
-        lo = lo.inf(&r.centroid);
-        hi = hi.sup(&r.centroid);
+        lo = min_point(&lo, &r.centroid);
+        hi = max_point(&hi, &r.centroid);
     }
     let e = hi - lo;
     let axis = e.imax();

@@ -1,7 +1,7 @@
 //! The pointer-free binary tree the bottom-up builders (PLOC, incremental insertion) grow, and
 //! its conversion to the flat [`Topology`] layout.
 
-use super::{TopoNode, Topology};
+use super::{max_point, min_point, TopoNode, Topology};
 use cd_geom::{Point, Real};
 
 /// Marks an interior node in [`BinNode::prim`].
@@ -40,8 +40,8 @@ impl<T: Real, const D: usize> BinaryTree<T, D> {
         let (na, nb) = (self.nodes[a as usize], self.nodes[b as usize]);
         let id = self.nodes.len() as u32;
         self.nodes.push(BinNode {
-            lo: na.lo.inf(&nb.lo),
-            hi: na.hi.sup(&nb.hi),
+            lo: min_point(&na.lo, &nb.lo),
+            hi: max_point(&na.hi, &nb.hi),
             left: a,
             right: b,
             parent: u32::MAX,

@@ -92,7 +92,8 @@ enum Step<T> {
 
 /// The shared ordered traversal: a stack of (entry parameter, node); children are tested
 /// before being pushed, the nearer pushed last so it is visited first, and popped entries
-/// beyond the current limit are dropped.
+/// beyond the current limit are dropped. The stack and counters live in locals during the loop
+/// (so the compiler keeps them in registers) and go back to the workspace at the end.
 fn traverse<T, const D: usize, B, N>(
     nodes: &[N],
     order: &[u32],
@@ -107,41 +108,40 @@ fn traverse<T, const D: usize, B, N>(
     let Some(root) = nodes.first() else { return };
     let prepared = VolumeRay::new(ray);
     let mut limit = ray.max_t();
-    ws.stats.volume_tests += 1;
-    let Some(t0) = root.volume().ray_entry(&prepared, limit) else { return };
-    let stack = &mut ws.nodes;
+    let mut volume_tests = 1u64;
+    let mut primitive_tests = 0u64;
+    let mut stack = core::mem::take(&mut ws.nodes);
     stack.clear();
-    stack.push((t0, 0));
-    while let Some((entry, n)) = stack.pop() {
+    if let Some(t0) = root.volume().ray_entry(&prepared, limit) {
+        stack.push((t0, 0));
+    }
+    'nodes: while let Some((entry, n)) = stack.pop() {
         if entry > limit {
             continue;
         }
         let node = &nodes[n as usize];
         if node.is_leaf() {
             for &p in &order[node.primitives()] {
-                ws.stats.primitive_tests += 1;
+                primitive_tests += 1;
                 match visit(p, limit) {
                     Step::Continue(l) => limit = l,
-                    Step::Stop => return,
+                    Step::Stop => break 'nodes,
                 }
             }
             continue;
         }
         let children = node.children();
         let first = children.start;
-        ws.stats.volume_tests += children.len() as u64;
+        volume_tests += children.len() as u64;
         if children.len() == 2 {
             let tl = nodes[first].volume().ray_entry(&prepared, limit);
             let tr = nodes[first + 1].volume().ray_entry(&prepared, limit);
             match (tl, tr) {
                 (Some(a), Some(b)) => {
-                    if a <= b {
-                        stack.push((b, first as u32 + 1));
-                        stack.push((a, first as u32));
-                    } else {
-                        stack.push((a, first as u32));
-                        stack.push((b, first as u32 + 1));
-                    }
+                    let (near, far) =
+                        if a <= b { ((a, first), (b, first + 1)) } else { ((b, first + 1), (a, first)) };
+                    stack.push((far.0, far.1 as u32));
+                    stack.push((near.0, near.1 as u32));
                 }
                 (Some(a), None) => stack.push((a, first as u32)),
                 (None, Some(b)) => stack.push((b, first as u32 + 1)),
@@ -158,4 +158,7 @@ fn traverse<T, const D: usize, B, N>(
             stack[base..].sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(core::cmp::Ordering::Equal));
         }
     }
+    ws.nodes = stack;
+    ws.stats.volume_tests += volume_tests;
+    ws.stats.primitive_tests += primitive_tests;
 }

@@ -1,0 +1,225 @@
+//! Mid phase against parry3d on identical meshes and rays (f32):
+//!
+//! - `mid_build_<n>`: hierarchy over a mesh of `n` triangles (the bunny subdivided): cd's binned
+//!   SAH `MeshBvh` vs parry's `TriMesh::new`, and cd's `Bvh` over the triangles' boxes vs
+//!   parry's `Bvh::from_leaves(Binned)`; every other cd builder alone.
+//! - `mid_ray_<n>`: 1024 closest-hit rays per iteration, cd `MeshBvh::cast_ray` vs parry
+//!   `TriMesh::cast_local_ray`.
+//! - `mid_mesh_<overlap>`: bunny vs a moved and rotated bunny, boolean (cd `first_overlap` vs
+//!   parry `intersection_test`), and cd's full pair list alone.
+//! - `mid_refit_<n>`: refit of a deformed mesh vs a rebuild (cd only).
+//!
+//! Before timing, each group checks that both libraries agree (hits, parameters, booleans) and
+//! prints any disagreement.
+
+use cd_benches::{subdivided_bunny, Rng, BATCH};
+use cd_geom::{ray_triangle_watertight, Aabb, Ray};
+use cd_mid::{BuildConfig, Builder, Bvh, MeshBvh, Motion, QueryWorkspace, TriMesh, WideBvh};
+use criterion::{criterion_group, criterion_main, Criterion};
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+use parry3d::bounding_volume::Aabb as PAabb;
+use parry3d::math::{Pose, Rotation, Vector};
+use parry3d::partitioning::{Bvh as PBvh, BvhBuildStrategy};
+use parry3d::query::{intersection_test, Ray as PRay, RayCast};
+use parry3d::shape::TriMesh as PTriMesh;
+use std::hint::black_box;
+
+type CdMesh = MeshBvh<f32, Aabb<f32, 3>>;
+
+fn v(p: &Vector3<f32>) -> Vector {
+    Vector::new(p.x, p.y, p.z)
+}
+
+fn parry_mesh(m: &TriMesh<f32>) -> PTriMesh {
+    PTriMesh::new(m.vertices().iter().map(|p| v(&p.coords)).collect(), m.indices().to_vec())
+        .expect("valid mesh")
+}
+
+fn pose(iso: &Isometry3<f32>) -> Pose {
+    let (t, q) = (iso.translation.vector, iso.rotation);
+    Pose::from_parts(v(&t), Rotation::from_xyzw(q.i, q.j, q.k, q.w))
+}
+
+/// Meshes of about 15k, 235k and 941k triangles.
+fn meshes() -> Vec<(String, TriMesh<f32>)> {
+    [1u32, 3, 4]
+        .iter()
+        .map(|&l| {
+            let m = subdivided_bunny(l);
+            (format!("{}k", m.len() / 1000), m)
+        })
+        .collect()
+}
+
+fn build(c: &mut Criterion) {
+    for (name, mesh) in meshes() {
+        let mut g = c.benchmark_group(format!("mid_build_{name}"));
+        g.sample_size(10);
+        let pm_verts: Vec<Vector> = mesh.vertices().iter().map(|p| v(&p.coords)).collect();
+        let pm_idx = mesh.indices().to_vec();
+        g.bench_function("cd_sah", |b| b.iter(|| black_box(CdMesh::new(mesh.clone()).expect("builds"))));
+        g.bench_function("parry_trimesh", |b| {
+            b.iter(|| black_box(PTriMesh::new(pm_verts.clone(), pm_idx.clone()).expect("builds")))
+        });
+        // The bare hierarchy over precomputed boxes, both sides.
+        let boxes: Vec<Aabb<f32, 3>> = (0..mesh.len())
+            .map(|i| {
+                let t = mesh.triangle(i);
+                Aabb::from_points([t.a(), t.b(), t.c()]).expect("valid")
+            })
+            .collect();
+        let pboxes: Vec<PAabb> =
+            boxes.iter().map(|b| PAabb::new(v(&b.min().coords), v(&b.max().coords))).collect();
+        for builder in Builder::ALL {
+            let config = BuildConfig::with_builder(builder).leaf_size(1);
+            g.bench_function(format!("cd_boxes_{}", builder.name()), |b| {
+                b.iter(|| {
+                    black_box(Bvh::<f32, 3, Aabb<f32, 3>>::build(boxes.as_slice(), &config).expect("builds"))
+                })
+            });
+        }
+        g.bench_function("parry_boxes_binned", |b| {
+            b.iter(|| black_box(PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes)))
+        });
+        g.bench_function("parry_boxes_ploc", |b| {
+            b.iter(|| black_box(PBvh::from_leaves(BvhBuildStrategy::Ploc, &pboxes)))
+        });
+        g.finish();
+    }
+}
+
+/// `BATCH` rays from a sphere around the mesh aimed at random points of its box.
+fn rays(mesh: &TriMesh<f32>, seed: u64) -> Vec<Ray<f32, 3>> {
+    let bb = Aabb::from_points(mesh.vertices()).expect("valid");
+    let (c, r) = (bb.center(), bb.half_extents().norm());
+    let mut rng = Rng::new(seed);
+    (0..BATCH)
+        .map(|_| {
+            let o = c + rng.vector(1.0).normalize() * r * 2.0;
+            let target = c + bb.half_extents().component_mul(&rng.vector(1.0));
+            Ray::new(o, target - o).expect("valid")
+        })
+        .collect()
+}
+
+fn ray_cast(c: &mut Criterion) {
+    for (name, mesh) in meshes().into_iter().take(2) {
+        let cd = CdMesh::new(mesh.clone()).expect("builds");
+        let pm = parry_mesh(&mesh);
+        let rays = rays(&mesh, 11);
+        let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
+        let mut ws = QueryWorkspace::new();
+        // Cross-check: same hits, same parameters up to f32 rounding.
+        let mut disagree = 0;
+        for (r, pr) in rays.iter().zip(&prays) {
+            let a = cd.cast_ray(r, &mut ws).map(|h| h.t);
+            let b = pm.cast_local_ray(pr, f32::MAX, true);
+            match (a, b) {
+                (Some(x), Some(y)) if (x - y).abs() <= 1e-4 * (1.0 + x.abs()) => {}
+                (None, None) => {}
+                _ => disagree += 1,
+            }
+        }
+        let hits = rays.iter().filter(|r| cd.cast_ray(r, &mut ws).is_some()).count();
+        println!("mid_ray_{name}: {hits}/{} rays hit; {disagree} disagreements with parry", rays.len());
+        let mut g = c.benchmark_group(format!("mid_ray_{name}"));
+        g.bench_function("cd", |b| {
+            b.iter(|| {
+                let mut n = 0.0f32;
+                for r in &rays {
+                    n += cd.cast_ray(r, &mut ws).map_or(0.0, |h| h.t);
+                }
+                black_box(n)
+            })
+        });
+        let wide4: WideBvh<f32, 4> = WideBvh::from_binary(cd.bvh());
+        let wide8: WideBvh<f32, 8> = WideBvh::from_binary(cd.bvh());
+        g.bench_function("cd_wide4", |b| {
+            b.iter(|| {
+                let mut n = 0.0f32;
+                for r in &rays {
+                    let leaf =
+                        |tri: u32, _| ray_triangle_watertight(r, &mesh.triangle(tri as usize)).map(|h| h.t);
+                    n += wide4.ray_closest(r, &mut ws, leaf).map_or(0.0, |h| h.1);
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function("cd_wide8", |b| {
+            b.iter(|| {
+                let mut n = 0.0f32;
+                for r in &rays {
+                    let leaf =
+                        |tri: u32, _| ray_triangle_watertight(r, &mesh.triangle(tri as usize)).map(|h| h.t);
+                    n += wide8.ray_closest(r, &mut ws, leaf).map_or(0.0, |h| h.1);
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function("parry", |b| {
+            b.iter(|| {
+                let mut n = 0.0f32;
+                for r in &prays {
+                    n += pm.cast_local_ray(r, f32::MAX, true).unwrap_or(0.0);
+                }
+                black_box(n)
+            })
+        });
+        g.finish();
+    }
+}
+
+fn mesh_mesh(c: &mut Criterion) {
+    let mesh = subdivided_bunny(0);
+    let cd = CdMesh::new(mesh.clone()).expect("builds");
+    let pm = parry_mesh(&mesh);
+    let mut ws = QueryWorkspace::new();
+    // Offsets as fractions of the bunny's size: deep overlap, partial, grazing, apart.
+    for (label, offset) in [("deep", 0.02f32), ("partial", 0.08), ("graze", 0.14), ("apart", 0.3)] {
+        let rot = UnitQuaternion::from_euler_angles(0.3, 0.5, 0.2);
+        let iso = Isometry3::from_parts(Vector3::new(offset, offset * 0.5, 0.0).into(), rot);
+        let m = Motion::from_isometry(&iso);
+        let (p1, p2) = (Pose::IDENTITY, pose(&iso));
+        let cd_hit = cd.first_overlap(&cd, &m, &mut ws).is_some();
+        let parry_hit = intersection_test(&p1, &pm, &p2, &pm).map(|r| r.intersecting).unwrap_or(false);
+        let pairs = cd.overlapping_triangles(&cd, &m, &mut ws).len();
+        println!("mid_mesh_{label}: cd {cd_hit} parry {parry_hit} ({pairs} intersecting triangle pairs)");
+        let mut g = c.benchmark_group(format!("mid_mesh_{label}"));
+        g.bench_function("cd", |b| b.iter(|| black_box(cd.first_overlap(&cd, &m, &mut ws))));
+        g.bench_function("parry", |b| {
+            b.iter(|| black_box(intersection_test(&p1, &pm, &p2, &pm).map(|r| r.intersecting)))
+        });
+        g.bench_function("cd_all_pairs", |b| {
+            b.iter(|| black_box(cd.overlapping_triangles(&cd, &m, &mut ws).len()))
+        });
+        g.finish();
+    }
+}
+
+fn refit(c: &mut Criterion) {
+    let mesh = subdivided_bunny(3);
+    let name = format!("{}k", mesh.len() / 1000);
+    let moved: Vec<Point3<f32>> =
+        mesh.vertices().iter().map(|p| p + Vector3::new((p.y * 40.0).sin() * 0.002, 0.0, 0.0)).collect();
+    let deformed = mesh.with_vertices(moved).expect("valid");
+    let bvh = Bvh::<f32, 3, Aabb<f32, 3>>::new(&mesh).expect("builds");
+    let mut g = c.benchmark_group(format!("mid_refit_{name}"));
+    g.sample_size(10);
+    g.bench_function("cd_refit", |b| {
+        b.iter(|| {
+            let mut t = bvh.clone();
+            black_box(t.refit(&deformed).expect("same size"))
+        })
+    });
+    g.bench_function("cd_rebuild", |b| {
+        b.iter(|| black_box(Bvh::<f32, 3, Aabb<f32, 3>>::new(&deformed).expect("builds")))
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_millis(300)).measurement_time(std::time::Duration::from_secs(2));
+    targets = build, ray_cast, mesh_mesh, refit
+}
+criterion_main!(benches);
