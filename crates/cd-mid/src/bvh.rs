@@ -52,7 +52,7 @@ impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> Bvh<T, D, B> {
     /// Builds with the given configuration. Errors: an empty set, an invalid primitive, a bad
     /// configuration value.
     pub fn build<P: Primitives<T, D> + ?Sized>(prims: &P, config: &BuildConfig) -> MidResult<Self> {
-        let topology = build_topology(prim_refs(prims)?, config)?;
+        let topology = build_topology(prims, prim_refs(prims)?, config)?;
         Bvh::from_topology(topology, prims)
     }
 

@@ -22,6 +22,8 @@
 //!   point and model distance — each with the caller's leaf test and the seed's cost counters
 //!   ([`QueryStats`]).
 //! - [`MeshBvh`]: a mesh with its hierarchy and the triangle tests plugged in.
+//! - [`deformable_overlaps`]: the seed's overlap method for deforming models, an implicit octree
+//!   over the overlap of the two models' boxes (no hierarchy to maintain).
 //!
 //! ```
 //! use cd_geom::{Aabb, Ray};
@@ -54,6 +56,7 @@ mod mesh_queries;
 mod motion;
 mod node;
 mod obj;
+mod octree_overlap;
 mod primitives;
 pub mod query;
 mod volume;
@@ -66,7 +69,8 @@ pub use mesh::TriMesh;
 pub use mesh_queries::{MeshBvh, MeshClosest, MeshRayHit};
 pub use motion::Motion;
 pub use node::{BvhNode, Node};
+pub use octree_overlap::{deformable_overlaps, OctreeConfig};
 pub use primitives::Primitives;
 pub use query::{QueryStats, QueryWorkspace};
-pub use volume::{HierarchyVolume, VolumeRay};
+pub use volume::{HierarchyVolume, SatLiteObb, VolumeRay};
 pub use wide::{WideBvh, WideNode};

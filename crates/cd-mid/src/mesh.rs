@@ -101,12 +101,6 @@ impl<T: Real> Primitives<T, 3> for TriMesh<T> {
         let v = &self.vertices;
         Aabb::from_points([&v[a as usize], &v[b as usize], &v[c as usize]])
     }
-    #[inline]
-    fn centroid(&self, i: usize) -> Point<T, 3> {
-        let [a, b, c] = self.triangles[i];
-        let v = &self.vertices;
-        Point::from((v[a as usize].coords + v[b as usize].coords + v[c as usize].coords) / T::lit(3.0))
-    }
     fn points(&self, i: usize, out: &mut Vec<Point<T, 3>>) {
         out.extend(self.triangles[i].iter().map(|&k| self.vertices[k as usize]));
     }

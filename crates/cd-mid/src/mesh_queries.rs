@@ -8,7 +8,7 @@ use crate::bvh::Bvh;
 use crate::error::MidResult;
 use crate::mesh::TriMesh;
 use crate::motion::Motion;
-use crate::query::{self, QueryWorkspace};
+use crate::query::{self, Front, QueryWorkspace, Refinement, TimeCriticalResult};
 use crate::volume::HierarchyVolume;
 use cd_geom::{
     closest_point_on_triangle, closest_points_triangle_triangle, ray_triangle_watertight, triangle_aabb,
@@ -139,6 +139,21 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         Triangle::new(a, b, c).ok()
     }
 
+    /// The leaf test of the overlap queries: does triangle `i` of `self` meet triangle `j` of
+    /// `other` carried by `motion`?
+    #[inline]
+    fn triangles_meet(
+        &self,
+        other: &MeshBvh<T, B>,
+        i: u32,
+        j: u32,
+        motion: &Motion<T, 3>,
+        identity: bool,
+    ) -> bool {
+        Self::moved(&other.mesh, j, motion, identity)
+            .is_some_and(|b| triangle_triangle(&self.mesh.triangle(i as usize), &b).intersects())
+    }
+
     /// Every pair (triangle of `self`, triangle of `other`) that intersects (touching
     /// counts), `other` placed in this mesh's frame by `motion` (`Motion::relative(pose_self,
     /// pose_other)`). Sorted.
@@ -150,9 +165,45 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     ) -> Vec<(u32, u32)> {
         let identity = motion.is_identity();
         query::overlapping_pairs(self.tree(), other.tree(), motion, ws, |i, j| {
-            Self::moved(&other.mesh, j, motion, identity)
-                .is_some_and(|b| triangle_triangle(&self.mesh.triangle(i as usize), &b).intersects())
+            self.triangles_meet(other, i, j, motion, identity)
         })
+    }
+
+    /// As [`overlapping_triangles`](Self::overlapping_triangles), restarting from the front
+    /// saved by the previous call (front tracking; reset it after `deform`).
+    pub fn overlapping_triangles_from_front(
+        &self,
+        other: &MeshBvh<T, B>,
+        motion: &Motion<T, 3>,
+        front: &mut Front,
+        ws: &mut QueryWorkspace<T>,
+    ) -> Vec<(u32, u32)> {
+        let identity = motion.is_identity();
+        query::overlapping_pairs_from_front(self.tree(), other.tree(), motion, front, ws, |i, j| {
+            self.triangles_meet(other, i, j, motion, identity)
+        })
+    }
+
+    /// Time-critical overlap: at most `budget` volume tests, refined in `order`; see
+    /// [`TimeCriticalResult`].
+    pub fn overlapping_triangles_time_critical(
+        &self,
+        other: &MeshBvh<T, B>,
+        motion: &Motion<T, 3>,
+        budget: u64,
+        order: Refinement,
+        ws: &mut QueryWorkspace<T>,
+    ) -> TimeCriticalResult {
+        let identity = motion.is_identity();
+        query::overlapping_pairs_time_critical(
+            self.tree(),
+            other.tree(),
+            motion,
+            budget,
+            order,
+            ws,
+            |i, j| self.triangles_meet(other, i, j, motion, identity),
+        )
     }
 
     /// The first intersecting triangle pair found, if any (early exit).
@@ -164,8 +215,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     ) -> Option<(u32, u32)> {
         let identity = motion.is_identity();
         query::first_overlap(self.tree(), other.tree(), motion, ws, |i, j| {
-            Self::moved(&other.mesh, j, motion, identity)
-                .is_some_and(|b| triangle_triangle(&self.mesh.triangle(i as usize), &b).intersects())
+            self.triangles_meet(other, i, j, motion, identity)
         })
     }
 

@@ -1,12 +1,12 @@
 //! [`Primitives`]: the set of things a hierarchy is built over — triangles of a mesh, boxes,
-//! balls, points or a user's own primitives — seen through their bounding boxes, centroids and
-//! the points whose convex hull contains them.
+//! balls, points or a user's own primitives — seen through their bounding boxes (whose centres
+//! the builders sort and split on) and the points whose convex hull contains them.
 
 use cd_geom::{Aabb, Ball, GeomResult, Point, Real, Triangle, Vector};
 
 /// A set of primitives indexed `0..count()`.
 ///
-/// Builders split on centroids and bounding boxes; volumes other than AABBs are fitted to the
+/// Builders split on the bounding boxes and their centres; volumes other than AABBs are fitted to the
 /// points `points` yields, which must have a convex hull containing the primitive (the three
 /// vertices of a triangle, the corners of a box).
 pub trait Primitives<T: Real, const D: usize> {
@@ -15,10 +15,6 @@ pub trait Primitives<T: Real, const D: usize> {
     /// A box containing primitive `i`; an error for a primitive with invalid coordinates
     /// (builders report it instead of building a hierarchy with NaN in it).
     fn aabb(&self, i: usize) -> GeomResult<Aabb<T, D>>;
-    /// A representative point of primitive `i`, inside its box (the box centre by default).
-    fn centroid(&self, i: usize) -> Point<T, D> {
-        self.aabb(i).map_or_else(|_| Point::origin(), |b| b.center())
-    }
     /// Appends points whose convex hull contains primitive `i`.
     fn points(&self, i: usize, out: &mut Vec<Point<T, D>>);
 }
@@ -31,10 +27,6 @@ impl<T: Real, const D: usize> Primitives<T, D> for [Triangle<T, D>] {
     fn aabb(&self, i: usize) -> GeomResult<Aabb<T, D>> {
         let t = &self[i];
         Aabb::from_points([t.a(), t.b(), t.c()])
-    }
-    #[inline]
-    fn centroid(&self, i: usize) -> Point<T, D> {
-        self[i].centroid()
     }
     fn points(&self, i: usize, out: &mut Vec<Point<T, D>>) {
         out.extend_from_slice(&self[i].vertices());
@@ -64,10 +56,6 @@ impl<T: Real, const D: usize> Primitives<T, D> for [Ball<T, D>] {
         let r = Vector::repeat(b.radius());
         Aabb::from_points([&(b.center() - r), &(b.center() + r)])
     }
-    #[inline]
-    fn centroid(&self, i: usize) -> Point<T, D> {
-        *self[i].center()
-    }
     fn points(&self, i: usize, out: &mut Vec<Point<T, D>>) {
         if let Ok(b) = self.aabb(i) {
             out.extend((0..1usize << D).map(|bits| b.corner(bits)));
@@ -82,10 +70,6 @@ impl<T: Real, const D: usize> Primitives<T, D> for [Point<T, D>] {
     #[inline]
     fn aabb(&self, i: usize) -> GeomResult<Aabb<T, D>> {
         Aabb::from_points([&self[i]])
-    }
-    #[inline]
-    fn centroid(&self, i: usize) -> Point<T, D> {
-        self[i]
     }
     fn points(&self, i: usize, out: &mut Vec<Point<T, D>>) {
         out.push(self[i]);

@@ -106,6 +106,7 @@ macro_rules! for_each_volume {
         $f::<Obb<f64, 3>>($($arg),*);
         $f::<Dop18<f64>>($($arg),*);
         $f::<Dop26<f64>>($($arg),*);
+        $f::<cd_mid::SatLiteObb<f64>>($($arg),*);
     };
 }
 
@@ -508,4 +509,125 @@ fn wide_hierarchies_cast_rays_like_the_binary_one() {
     let ray = Ray::new(t.centroid() + Vector3::new(0.0, 0.0, 1.0), Vector3::new(0.0, 0.0, -1.0)).unwrap();
     let leaf = |tri: u32, _| ray_triangle_watertight(&ray, &one.triangle(tri as usize)).map(|h| h.t);
     assert_eq!(w.ray_closest(&ray, &mut ws, leaf).map(|h| h.0), Some(0));
+}
+
+#[test]
+fn front_tracking_and_time_critical_equal_the_full_query() {
+    let bunny = bunny();
+    let mut ws = QueryWorkspace::new();
+    for config in [BuildConfig::default(), BuildConfig::with_builder(Builder::ObbMean)] {
+        let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::with_config(bunny.clone(), &config).unwrap();
+        let o: MeshBvh<f64, Obb<f64, 3>> = MeshBvh::with_config(bunny.clone(), &config).unwrap();
+        let mut front = cd_mid::query::Front::new();
+        let mut obb_front = cd_mid::query::Front::new();
+        let (mut full_tests, mut front_tests) = (0, 0);
+        // Approach, overlap while turning, separate far, come back.
+        for frame in 0..130 {
+            let f = frame as f64;
+            // The bunny is about 10 units across.
+            let x = if frame < 60 {
+                3.0 - f * 0.05
+            } else if frame < 110 {
+                (f - 60.0) * 1.0
+            } else {
+                50.0 - (f - 110.0) * 3.0
+            };
+            let pose =
+                Isometry3::new(Vector3::new(x, 0.1 * (f * 0.1).sin(), 0.0), Vector3::new(0.0, f * 0.01, 0.0));
+            let motion = Motion::from_isometry(&pose);
+            ws.take_stats();
+            let expect = m.overlapping_triangles(&m, &motion, &mut ws);
+            full_tests += ws.take_stats().volume_tests;
+            assert_eq!(
+                m.overlapping_triangles_from_front(&m, &motion, &mut front, &mut ws),
+                expect,
+                "frame {frame}"
+            );
+            front_tests += ws.take_stats().volume_tests;
+            assert_eq!(
+                o.overlapping_triangles_from_front(&o, &motion, &mut obb_front, &mut ws),
+                expect,
+                "frame {frame}"
+            );
+            if frame == 109 {
+                // Far apart for 40 frames (the front climbs one level per frame): it is back at
+                // the root pair.
+                assert_eq!(front.len(), 1, "{:?}", config.builder);
+            }
+            if frame % 20 == 5 {
+                // Time-critical: unlimited budget is exact; a small one is a sound partial answer.
+                let all = m.overlapping_triangles_time_critical(
+                    &m,
+                    &motion,
+                    u64::MAX,
+                    cd_mid::query::Refinement::BreadthFirst,
+                    &mut ws,
+                );
+                assert!(all.complete && all.pending.is_empty());
+                assert_eq!(all.pairs, expect);
+                for order in
+                    [cd_mid::query::Refinement::BreadthFirst, cd_mid::query::Refinement::LargestFirst]
+                {
+                    let part = m.overlapping_triangles_time_critical(&m, &motion, 200, order, &mut ws);
+                    let nodes = m.bvh().nodes();
+                    let pos: Vec<usize> = {
+                        let mut p = vec![0; bunny.len()];
+                        for (k, &t) in m.bvh().primitive_order().iter().enumerate() {
+                            p[t as usize] = k;
+                        }
+                        p
+                    };
+                    use cd_mid::BvhNode;
+                    for pair in &expect {
+                        let covered = part.pairs.binary_search(pair).is_ok()
+                            || part.pending.iter().any(|&(x, y)| {
+                                nodes[x as usize].primitives().contains(&pos[pair.0 as usize])
+                                    && nodes[y as usize].primitives().contains(&pos[pair.1 as usize])
+                            });
+                        assert!(covered, "{pair:?} lost by the time-critical query");
+                    }
+                    assert!(part.pairs.iter().all(|p| expect.binary_search(p).is_ok()));
+                    // An unfinished query always leaves work pending.
+                    assert!(part.complete || !part.pending.is_empty());
+                }
+            }
+        }
+        println!("{:?}: volume tests full {full_tests}, from front {front_tests}", config.builder);
+    }
+}
+
+#[test]
+fn deformable_octree_overlaps_equal_brute_force() {
+    let bunny = bunny();
+    let mut rng = Rng(12);
+    let configs = [
+        cd_mid::OctreeConfig::default(),
+        cd_mid::OctreeConfig { max_depth: 3, max_pairs_per_cell: 4 },
+        cd_mid::OctreeConfig { max_depth: 14, max_pairs_per_cell: 1 },
+    ];
+    for k in 0..4 {
+        // Both models in world space (deformable models carry no pose): B is A moved.
+        let m = Motion::from_isometry(&Isometry3::from_parts(
+            Translation3::from(rng.point(1.5).coords),
+            rng.rotation(),
+        ));
+        let b = bunny.map_vertices(|p| m.transform_point(p)).unwrap();
+        let expect = brute_pairs(&bunny, &b, &Motion::identity());
+        assert!(!expect.is_empty());
+        for c in &configs {
+            assert_eq!(cd_mid::deformable_overlaps(&bunny, &b, c), expect, "case {k} {c:?}");
+        }
+    }
+    // Same mesh against itself: every triangle meets itself and its neighbours, each pair once.
+    let expect = brute_pairs(&bunny, &bunny, &Motion::identity());
+    assert_eq!(cd_mid::deformable_overlaps(&bunny, &bunny, &cd_mid::OctreeConfig::default()), expect);
+    // Disjoint boxes: nothing.
+    let far = bunny.map_vertices(|p| p + Vector3::new(100.0, 0.0, 0.0)).unwrap();
+    assert!(cd_mid::deformable_overlaps(&bunny, &far, &cd_mid::OctreeConfig::default()).is_empty());
+    let mut rng = Rng(4);
+    let (a, b) = (soup(&mut rng, 800, 1.0, 0.1), soup(&mut rng, 800, 1.0, 0.1));
+    assert_eq!(
+        cd_mid::deformable_overlaps(&a, &b, &cd_mid::OctreeConfig::default()),
+        brute_pairs(&a, &b, &Motion::identity())
+    );
 }

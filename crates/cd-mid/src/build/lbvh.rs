@@ -88,7 +88,7 @@ pub(crate) fn radix_sort(keys: &mut Vec<(u64, u32)>) {
 pub(crate) fn morton_order<T: Real, const D: usize>(
     refs: &[PrimRef<T, D>],
 ) -> (Vec<PrimRef<T, D>>, Vec<u64>) {
-    let codes = morton_codes(refs.iter().map(|r| r.centroid));
+    let codes = morton_codes(refs.iter().map(|r| r.centroid()));
     let mut keyed: Vec<(u64, u32)> = codes.iter().enumerate().map(|(i, &c)| (c, i as u32)).collect();
     radix_sort(&mut keyed);
     let sorted = keyed.iter().map(|&(_, i)| refs[i as usize]).collect();

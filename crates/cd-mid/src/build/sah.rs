@@ -10,6 +10,9 @@ use super::top_down;
 use super::{half_area, max_point, min_point, BuildConfig, PrimRef, Topology};
 use cd_geom::{Point, Real};
 
+/// Nodes of at most this many references are split at the median instead of by binning.
+const SMALL: usize = 6;
+
 /// What a split minimises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Cost {
@@ -67,11 +70,17 @@ fn split<T: Real, const D: usize>(
     bins: &mut [Bin<T, D>],
     right_cost: &mut [T],
 ) -> usize {
-    let mut clo = refs[0].centroid;
+    if refs.len() <= SMALL {
+        // A handful of primitives: the per-node cost of binning (clearing and sweeping the
+        // bins) exceeds what a better cut could save; split at the median of the widest axis.
+        return top_down::median_split(0, refs);
+    }
+    let mut clo = refs[0].centroid();
     let mut chi = clo;
     for r in refs.iter() {
-        clo = min_point(&clo, &r.centroid);
-        chi = max_point(&chi, &r.centroid);
+        let c = r.centroid();
+        clo = min_point(&clo, &c);
+        chi = max_point(&chi, &c);
     }
     // A small node needs no more bins than it has primitives: the sweeps below cost O(bins)
     // per node, which would otherwise dominate near the leaves.
@@ -96,9 +105,10 @@ fn split<T: Real, const D: usize>(
         (k as i32 as usize).min(nb - 1)
     };
     for r in refs.iter() {
+        let c = r.centroid();
         for axis in 0..D {
             if scale[axis] > T::zero() {
-                bins[axis * nb + bin_of(r.centroid[axis], axis)].add(&r.lo, &r.hi, 1);
+                bins[axis * nb + bin_of(c[axis], axis)].add(&r.lo, &r.hi, 1);
             }
         }
     }
@@ -137,7 +147,7 @@ fn split<T: Real, const D: usize>(
     // In-place partition: bins below the cut to the left.
     let (mut i, mut j) = (0usize, refs.len());
     while i < j {
-        if bin_of(refs[i].centroid[axis], axis) < cut {
+        if bin_of(refs[i].centroid()[axis], axis) < cut {
             i += 1;
         } else {
             j -= 1;

@@ -42,11 +42,12 @@ pub(crate) fn build<T: Real, const D: usize>(
 
 /// Index of the axis along which the references' centroids spread most, and that spread.
 pub(crate) fn widest_centroid_axis<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> (usize, T) {
-    let mut lo = refs[0].centroid;
+    let mut lo = refs[0].centroid();
     let mut hi = lo;
     for r in refs {
-        lo = min_point(&lo, &r.centroid);
-        hi = max_point(&hi, &r.centroid);
+        let c = r.centroid();
+        lo = min_point(&lo, &c);
+        hi = max_point(&hi, &c);
     }
     let e = hi - lo;
     let axis = e.imax();
@@ -59,7 +60,7 @@ pub(crate) fn median_split<T: Real, const D: usize>(_start: usize, refs: &mut [P
     let (axis, _) = widest_centroid_axis(refs);
     let mid = refs.len() / 2;
     refs.select_nth_unstable_by(mid, |a, b| {
-        a.centroid[axis].partial_cmp(&b.centroid[axis]).unwrap_or(core::cmp::Ordering::Equal)
+        a.centroid()[axis].partial_cmp(&b.centroid()[axis]).unwrap_or(core::cmp::Ordering::Equal)
     });
     mid
 }

@@ -1,18 +1,23 @@
 //! Traversals, written once against [`BvhNode`](crate::BvhNode) slices: ray casts, region
-//! queries, model-vs-model overlap, self-collision and distance. Each takes the caller's leaf
+//! queries, model-vs-model overlap (full, from a saved front, or time-critical under a budget),
+//! self-collision and distance. Each takes the caller's leaf
 //! test as a closure over primitive indices (the facade plugs narrow-phase tests in; the
 //! [`MeshBvh`](crate::MeshBvh) plugs cd-geom's triangle tests in) and counts
 //! its work in a [`QueryWorkspace`].
 
 mod distance;
+mod front;
 mod pairs;
 mod ray;
 mod region;
+mod time_critical;
 
 pub use distance::{closest_pair, closest_to_point};
+pub use front::{overlapping_pairs_from_front, Front};
 pub use pairs::{first_overlap, overlapping_pairs, self_overlapping_pairs, visit_overlaps};
 pub use ray::{ray_all, ray_any, ray_closest};
 pub use region::{query_aabb, query_ball, query_frustum, query_region};
+pub use time_critical::{overlapping_pairs_time_critical, Refinement, TimeCriticalResult};
 
 /// The seed's cost counters (RTR 25.2): `t = n_v c_v + n_p c_p + n_u c_u`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
