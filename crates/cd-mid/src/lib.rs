@@ -22,6 +22,8 @@
 //!   point and model distance — each with the caller's leaf test and the seed's cost counters
 //!   ([`QueryStats`]).
 //! - [`MeshBvh`]: a mesh with its hierarchy and the triangle tests plugged in.
+//! - [`SolidBsp`]: Melax's solid-leaf BSP tree with dynamic plane shifting, for swept points,
+//!   spheres, cylinders and convex hulls against a closed mesh.
 //! - [`deformable_overlaps`]: the seed's overlap method for deforming models, an implicit octree
 //!   over the overlap of the two models' boxes (no hierarchy to maintain).
 //!
@@ -48,6 +50,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod bsp;
 mod build;
 mod bvh;
 mod error;
@@ -62,7 +65,8 @@ pub mod query;
 mod volume;
 mod wide;
 
-pub use build::{BuildConfig, Builder};
+pub use bsp::{BspHit, SolidBsp};
+pub use build::{BuildConfig, Builder, SplitRule};
 pub use bvh::{Bvh, BvhStats};
 pub use error::{MidError, MidResult};
 pub use mesh::TriMesh;

@@ -631,3 +631,85 @@ fn deformable_octree_overlaps_equal_brute_force() {
         brute_pairs(&a, &b, &Motion::identity())
     );
 }
+
+fn check_2d<B: HierarchyVolume<f64, 2>>(boxes: &[Aabb<f64, 2>], rays: &[Ray<f64, 2>]) {
+    use cd_geom::ray_aabb;
+    let n = boxes.len() as u32;
+    let brute_self: Vec<(u32, u32)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| aabb_aabb(&boxes[i as usize], &boxes[j as usize]))
+        .collect();
+    let mut ws = QueryWorkspace::new();
+    for config in configs() {
+        let bvh: cd_mid::Bvh<f64, 2, B> = cd_mid::Bvh::build(boxes, &config).unwrap();
+        bvh.validate(boxes).unwrap();
+        let (nodes, order) = (bvh.nodes(), bvh.primitive_order());
+        let got = cd_mid::query::self_overlapping_pairs(nodes, order, &mut ws, |i, j| {
+            aabb_aabb(&boxes[i as usize], &boxes[j as usize])
+        });
+        assert_eq!(got, brute_self, "{} {:?}", B::name(), config.builder);
+        for ray in rays {
+            let expect = boxes
+                .iter()
+                .filter_map(|b| ray_aabb(ray, b).map(|h| h.t))
+                .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.min(t))));
+            let got = cd_mid::query::ray_closest(nodes, order, ray, &mut ws, |p, _| {
+                ray_aabb(ray, &boxes[p as usize]).map(|h| h.t)
+            });
+            assert_eq!(got.map(|g| g.1), expect, "{} {:?}", B::name(), config.builder);
+        }
+    }
+}
+
+#[test]
+fn two_dimensional_hierarchies_equal_brute_force() {
+    use nalgebra::{Point2, Vector2};
+    let mut rng = Rng(21);
+    let boxes: Vec<Aabb<f64, 2>> = (0..600)
+        .map(|_| {
+            let c = Point2::new(rng.range(-10.0, 10.0), rng.range(-10.0, 10.0));
+            let h = Vector2::new(rng.range(0.0, 0.4), rng.range(0.0, 0.4));
+            Aabb::from_center_half_extents(c, h).unwrap()
+        })
+        .collect();
+    let rays: Vec<Ray<f64, 2>> = (0..300)
+        .map(|_| {
+            let o = Point2::new(rng.range(-15.0, 15.0), rng.range(-15.0, 15.0));
+            Ray::new(o, Vector2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))).unwrap()
+        })
+        .collect();
+    check_2d::<Aabb<f64, 2>>(&boxes, &rays);
+    check_2d::<Ball<f64, 2>>(&boxes, &rays);
+    check_2d::<Obb<f64, 2>>(&boxes, &rays);
+    check_2d::<cd_geom::Dop8<f64>>(&boxes, &rays);
+}
+
+#[test]
+fn bad_input_gets_typed_errors() {
+    use cd_mid::{Bvh, MidError};
+    let empty: Vec<Triangle<f64, 3>> = Vec::new();
+    assert_eq!(Bvh::<f64, 3, Aabb<f64, 3>>::new(empty.as_slice()).unwrap_err(), MidError::Empty);
+    let bad = vec![Point3::new(f64::NAN, 0.0, 0.0)];
+    assert!(matches!(TriMesh::new(bad, vec![]), Err(MidError::Geom(_))));
+    assert!(matches!(
+        TriMesh::<f64>::new(vec![Point3::origin()], vec![[0, 0, 1]]),
+        Err(MidError::IndexOutOfRange { triangle: 0, index: 1 })
+    ));
+    let pts = [Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0)];
+    let cfg = BuildConfig { leaf_size: 0, ..BuildConfig::default() };
+    assert!(matches!(Bvh::<f64, 3, Aabb<f64, 3>>::build(pts.as_slice(), &cfg), Err(MidError::BadConfig(_))));
+    let cfg = BuildConfig { bins: 1, ..BuildConfig::default() };
+    assert!(matches!(Bvh::<f64, 3, Aabb<f64, 3>>::build(pts.as_slice(), &cfg), Err(MidError::BadConfig(_))));
+    let mut bvh = Bvh::<f64, 3, Aabb<f64, 3>>::new(pts.as_slice()).unwrap();
+    assert_eq!(bvh.refit(&pts[..1]).unwrap_err(), MidError::CountMismatch { expected: 2, found: 1 });
+    // Points as primitives: NaN is reported, not built into the tree.
+    let nan = [Point3::new(0.0, f64::NAN, 0.0)];
+    assert!(matches!(Bvh::<f64, 3, Aabb<f64, 3>>::new(nan.as_slice()), Err(MidError::Geom(_))));
+    // Identical primitives split by index: leaf sizes still hold.
+    let same = vec![Point3::new(1.0, 1.0, 1.0); 1000];
+    for config in configs() {
+        let bvh = Bvh::<f64, 3, Aabb<f64, 3>>::build(same.as_slice(), &config).unwrap();
+        assert!(bvh.stats().max_leaf_size <= config.leaf_size, "{:?}", config.builder);
+        bvh.validate(same.as_slice()).unwrap();
+    }
+}

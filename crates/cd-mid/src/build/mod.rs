@@ -11,14 +11,18 @@
 //! | [`Builder::Ploc`] | `ploc` | bottom-up locally-ordered clustering over Morton order |
 //! | [`Builder::Incremental`] | `incremental` | insert in random order where the cost grows least |
 //! | [`Builder::ObbMean`] | `obb_split` | Gottschalk's OBB-tree rule: PCA box, longest axis, mean centroid |
+//! | [`Builder::KdopTree`] | `kdop_split` | Klosowski's k-DOP tree rules: coordinate axis by min-sum, min-max, splatter or longest side, mean centre |
 
 mod incremental;
+mod kdop_split;
 mod lbvh;
 mod obb_split;
 mod ploc;
 mod sah;
 mod top_down;
 mod tree;
+
+pub use kdop_split::SplitRule;
 
 use crate::error::{MidError, MidResult};
 use crate::primitives::Primitives;
@@ -50,6 +54,10 @@ pub enum Builder {
     /// primitives' points, split across its longest axis at the mean centroid, falling back to
     /// the other axes. Pair it with `Obb` volumes for an OBB tree.
     ObbMean,
+    /// The k-DOP tree of Klosowski et al. (1998): cut across a coordinate axis at the mean
+    /// centre, the axis picked by the [`SplitRule`]. Pair it with `Dop18` volumes and leaves of
+    /// several primitives for their k-DOP tree.
+    KdopTree(SplitRule),
 }
 
 impl Builder {
@@ -73,6 +81,10 @@ impl Builder {
             Builder::Ploc => "ploc",
             Builder::Incremental => "incremental",
             Builder::ObbMean => "obb-mean",
+            Builder::KdopTree(SplitRule::MinSum) => "kdop-min-sum",
+            Builder::KdopTree(SplitRule::MinMax) => "kdop-min-max",
+            Builder::KdopTree(SplitRule::Splatter) => "kdop-splatter",
+            Builder::KdopTree(SplitRule::LongestSide) => "kdop-longest-side",
         }
     }
 }
@@ -200,6 +212,9 @@ pub(crate) fn build_topology<T: Real, const D: usize, P: Primitives<T, D> + ?Siz
         Builder::Lbvh => lbvh::build(refs, config.leaf_size),
         Builder::Ploc => ploc::build(&refs, config).flatten(config.leaf_size),
         Builder::Incremental => incremental::build(&refs, config).flatten(config.leaf_size),
+        Builder::KdopTree(rule) => {
+            top_down::build(refs, config.leaf_size, &mut |_, range| kdop_split::split(rule, range))
+        }
         Builder::ObbMean => {
             let mut scratch = Vec::new();
             top_down::build(refs, config.leaf_size, &mut |_, range| {
