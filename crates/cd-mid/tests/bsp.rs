@@ -7,18 +7,8 @@ use cd_geom::{Aabb, Ray};
 use cd_mid::{MeshBvh, QueryWorkspace, SolidBsp, TriMesh};
 use nalgebra::{Point3, Vector3};
 
-struct Rng(u64);
-impl Rng {
-    fn f(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn point(&mut self, s: f64) -> Point3<f64> {
-        Point3::new((self.f() * 2.0 - 1.0) * s, (self.f() * 2.0 - 1.0) * s, (self.f() * 2.0 - 1.0) * s)
-    }
-}
+mod common;
+use common::{bunny, Rng};
 
 fn cube(h: f64) -> TriMesh<f64> {
     let v: Vec<Point3<f64>> = (0..8)
@@ -99,10 +89,6 @@ fn cube_casts_stop_at_the_grown_box() {
     let h = bsp.cast_point(&Point3::new(5.0, 0.0, 0.0), &Point3::origin()).unwrap();
     assert!((h.t - 0.8).abs() < 1e-12);
     assert!((h.normal.unwrap() - Vector3::x()).norm() < 1e-12);
-}
-
-fn bunny() -> TriMesh<f64> {
-    TriMesh::from_obj(include_str!("data/bunny.obj")).unwrap()
 }
 
 #[test]

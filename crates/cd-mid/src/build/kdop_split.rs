@@ -112,15 +112,7 @@ pub(crate) fn split<T: Real, const D: usize>(rule: SplitRule, refs: &mut [PrimRe
     score.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(core::cmp::Ordering::Equal));
     for &(_, axis) in &score {
         let m = mean[axis];
-        let (mut i, mut j) = (0usize, refs.len());
-        while i < j {
-            if refs[i].centroid()[axis] < m {
-                i += 1;
-            } else {
-                j -= 1;
-                refs.swap(i, j);
-            }
-        }
+        let i = super::partition(refs, |r| r.centroid()[axis] < m);
         if i > 0 && i < refs.len() {
             return i;
         }

@@ -224,6 +224,25 @@ pub(crate) fn build_topology<T: Real, const D: usize, P: Primitives<T, D> + ?Siz
     })
 }
 
+/// Moves the references satisfying `left` to the front (two-pointer, in place, not stable) and
+/// returns how many there are.
+#[inline]
+pub(crate) fn partition<T: Real, const D: usize>(
+    refs: &mut [PrimRef<T, D>],
+    mut left: impl FnMut(&PrimRef<T, D>) -> bool,
+) -> usize {
+    let (mut i, mut j) = (0usize, refs.len());
+    while i < j {
+        if left(&refs[i]) {
+            i += 1;
+        } else {
+            j -= 1;
+            refs.swap(i, j);
+        }
+    }
+    i
+}
+
 /// Componentwise minimum by plain comparisons (nalgebra's `inf` goes through simba's
 /// NaN-aware generic minimum, several times slower in the builders' inner loops; no operand is
 /// NaN here).

@@ -26,15 +26,7 @@ pub(crate) fn split<T: Real, const D: usize, P: Primitives<T, D> + ?Sized>(
     for &k in &axes {
         let axis = obb.axis(k);
         let mean = refs.iter().fold(T::zero(), |s, r| s + axis.dot(&r.centroid().coords)) / n;
-        let (mut i, mut j) = (0usize, refs.len());
-        while i < j {
-            if axis.dot(&refs[i].centroid().coords) < mean {
-                i += 1;
-            } else {
-                j -= 1;
-                refs.swap(i, j);
-            }
-        }
+        let i = super::partition(refs, |r| axis.dot(&r.centroid().coords) < mean);
         if i > 0 && i < refs.len() {
             return i;
         }

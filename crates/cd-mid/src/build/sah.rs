@@ -144,15 +144,6 @@ fn split<T: Real, const D: usize>(
         // Every centroid in one bin on every axis (all equal): split by index.
         return refs.len() / 2;
     };
-    // In-place partition: bins below the cut to the left.
-    let (mut i, mut j) = (0usize, refs.len());
-    while i < j {
-        if bin_of(refs[i].centroid()[axis], axis) < cut {
-            i += 1;
-        } else {
-            j -= 1;
-            refs.swap(i, j);
-        }
-    }
-    i
+    // Bins below the cut to the left.
+    super::partition(refs, |r| bin_of(r.centroid()[axis], axis) < cut)
 }
