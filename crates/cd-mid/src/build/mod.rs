@@ -62,13 +62,18 @@ pub enum Builder {
 
 impl Builder {
     /// Every builder, for tests and benchmarks.
-    pub const ALL: [Builder; 6] = [
+    pub const ALL: [Builder; 11] = [
         Builder::Median,
         Builder::BinnedSah,
         Builder::BinnedVolume,
         Builder::Lbvh,
         Builder::Ploc,
         Builder::Incremental,
+        Builder::ObbMean,
+        Builder::KdopTree(SplitRule::MinSum),
+        Builder::KdopTree(SplitRule::MinMax),
+        Builder::KdopTree(SplitRule::Splatter),
+        Builder::KdopTree(SplitRule::LongestSide),
     ];
 
     /// A short name for reports.
