@@ -1,8 +1,9 @@
 //! Mid phase against parry3d on identical meshes and rays (f32):
 //!
 //! - `mid_build_<n>`: hierarchy over a mesh of `n` triangles (the bunny subdivided): cd's binned
-//!   SAH `MeshBvh` vs parry's `TriMesh::new`, and cd's `Bvh` over the triangles' boxes vs
-//!   parry's `Bvh::from_leaves(Binned)`; every other cd builder alone.
+//!   SAH `MeshBvh` vs parry's `TriMesh::new`.
+//! - `mid_build_boxes_<n>`: the bare hierarchy over the triangles' boxes, every cd builder vs
+//!   parry's `Bvh::from_leaves` (binned and PLOC).
 //! - `mid_ray_<n>`: 1024 closest-hit rays per iteration, cd `MeshBvh::cast_ray` vs parry
 //!   `TriMesh::cast_local_ray`.
 //! - `mid_mesh_<overlap>`: bunny vs a moved and rotated bunny, boolean (cd `first_overlap` vs
@@ -16,7 +17,10 @@
 use cd_benches::{subdivided_bunny, Rng, BATCH};
 use cd_geom::{ray_triangle_watertight, Aabb, Obb, Ray};
 use cd_mid::query::Front;
-use cd_mid::{BuildConfig, Builder, Bvh, MeshBvh, Motion, QueryWorkspace, SatLiteObb, TriMesh, WideBvh};
+use cd_mid::{
+    BuildConfig, Builder, Bvh, DopUpdate, KdopTree, MeshBvh, Motion, QueryWorkspace, SatLiteObb, SplitRule,
+    TriMesh, WideBvh,
+};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 use parry3d::bounding_volume::Aabb as PAabb;
@@ -55,15 +59,20 @@ fn meshes() -> Vec<(String, TriMesh<f32>)> {
 
 fn build(c: &mut Criterion) {
     for (name, mesh) in meshes() {
+        // The mesh hierarchy as users build it: cd's MeshBvh (binned SAH) vs parry's TriMesh.
         let mut g = c.benchmark_group(format!("mid_build_{name}"));
         g.sample_size(10);
         let pm_verts: Vec<Vector> = mesh.vertices().iter().map(|p| v(&p.coords)).collect();
         let pm_idx = mesh.indices().to_vec();
-        g.bench_function("cd_sah", |b| b.iter(|| black_box(CdMesh::new(mesh.clone()).expect("builds"))));
-        g.bench_function("parry_trimesh", |b| {
+        g.bench_function("cd", |b| b.iter(|| black_box(CdMesh::new(mesh.clone()).expect("builds"))));
+        g.bench_function("parry", |b| {
             b.iter(|| black_box(PTriMesh::new(pm_verts.clone(), pm_idx.clone()).expect("builds")))
         });
-        // The bare hierarchy over precomputed boxes, both sides.
+        g.finish();
+        // The bare hierarchy over precomputed boxes (one primitive per leaf), every cd builder
+        // against parry's two.
+        let mut g = c.benchmark_group(format!("mid_build_boxes_{name}"));
+        g.sample_size(10);
         let boxes: Vec<Aabb<f32, 3>> = (0..mesh.len())
             .map(|i| {
                 let t = mesh.triangle(i);
@@ -81,16 +90,16 @@ fn build(c: &mut Criterion) {
         };
         for builder in builders {
             let config = BuildConfig::with_builder(builder).leaf_size(1);
-            g.bench_function(format!("cd_boxes_{}", builder.name()), |b| {
+            g.bench_function(format!("cd_{}", builder.name()), |b| {
                 b.iter(|| {
                     black_box(Bvh::<f32, 3, Aabb<f32, 3>>::build(boxes.as_slice(), &config).expect("builds"))
                 })
             });
         }
-        g.bench_function("parry_boxes_binned", |b| {
+        g.bench_function("parry_binned", |b| {
             b.iter(|| black_box(PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes)))
         });
-        g.bench_function("parry_boxes_ploc", |b| {
+        g.bench_function("parry_ploc", |b| {
             b.iter(|| black_box(PBvh::from_leaves(BvhBuildStrategy::Ploc, &pboxes)))
         });
         g.finish();
@@ -233,7 +242,18 @@ fn obb_tree_and_front(c: &mut Criterion) {
     count("obb sat-lite", n, &mut ws);
     let n = aabb.overlapping_triangles(&aabb, &m, &mut ws).len();
     count("aabb (sah)", n, &mut ws);
+    let kdop: KdopTree<f32, 9> = KdopTree::build(mesh.clone(), SplitRule::Splatter, 4).expect("builds");
+    for update in [DopUpdate::Approximate, DopUpdate::Tight] {
+        let n = kdop.overlapping_triangles(&kdop, &m, update, &mut ws).len();
+        count(&format!("18-dop tree, {update:?} update"), n, &mut ws);
+    }
     let mut g = c.benchmark_group("mid_obbtree");
+    g.bench_function("kdop18_approximate", |b| {
+        b.iter(|| black_box(kdop.overlapping_triangles(&kdop, &m, DopUpdate::Approximate, &mut ws).len()))
+    });
+    g.bench_function("kdop18_tight", |b| {
+        b.iter(|| black_box(kdop.overlapping_triangles(&kdop, &m, DopUpdate::Tight, &mut ws).len()))
+    });
     g.bench_function("obb15", |b| b.iter(|| black_box(full.overlapping_triangles(&full, &m, &mut ws).len())));
     g.bench_function("obb_sat_lite", |b| {
         b.iter(|| black_box(lite.overlapping_triangles(&lite, &m, &mut ws).len()))

@@ -22,6 +22,8 @@
 //!   point and model distance — each with the caller's leaf test and the seed's cost counters
 //!   ([`QueryStats`]).
 //! - [`MeshBvh`]: a mesh with its hierarchy and the triangle tests plugged in.
+//! - [`KdopTree`]: Klosowski's k-DOP tree with the approximate and the tight (hull hill
+//!   climbing) update of rotated DOPs.
 //! - [`SolidBsp`]: Melax's solid-leaf BSP tree with dynamic plane shifting, for swept points,
 //!   spheres, cylinders and convex hulls against a closed mesh.
 //! - [`deformable_overlaps`]: the seed's overlap method for deforming models, an implicit octree
@@ -54,6 +56,7 @@ mod bsp;
 mod build;
 mod bvh;
 mod error;
+mod kdop_tree;
 mod mesh;
 mod mesh_queries;
 mod motion;
@@ -69,6 +72,7 @@ pub use bsp::{BspHit, SolidBsp};
 pub use build::{BuildConfig, Builder, SplitRule};
 pub use bvh::{Bvh, BvhStats};
 pub use error::{MidError, MidResult};
+pub use kdop_tree::{DopUpdate, KdopTree};
 pub use mesh::TriMesh;
 pub use mesh_queries::{MeshBvh, MeshClosest, MeshRayHit};
 pub use motion::Motion;

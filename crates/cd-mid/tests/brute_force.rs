@@ -684,3 +684,78 @@ fn bad_input_gets_typed_errors() {
         bvh.validate(same.as_slice()).unwrap();
     }
 }
+
+#[test]
+fn kdop_tree_tight_and_approximate_updates_equal_brute_force() {
+    let (env, rob) = (fcl("env"), fcl("rob"));
+    let mut rng = Rng(55);
+    let mut ws = QueryWorkspace::new();
+    for rule in cd_mid::SplitRule::ALL {
+        let a: cd_mid::KdopTree<f64, 9> = cd_mid::KdopTree::build(env.clone(), rule, 4).unwrap();
+        let b: cd_mid::KdopTree<f64, 9> = cd_mid::KdopTree::build(rob.clone(), rule, 4).unwrap();
+        a.bvh().validate(a.mesh()).unwrap();
+        let (mut tight_tests, mut approx_tests) = (0, 0);
+        for k in 0..25 {
+            let (xy, z) = if k % 2 == 0 { (3000.0, 3000.0) } else { (800.0, 800.0) };
+            let t = Vector3::new(rng.range(-xy, xy), rng.range(-xy, xy), rng.range(0.0, z));
+            let m = Motion::from_isometry(&Isometry3::from_parts(Translation3::from(t), rng.rotation()));
+            let expect = brute_pairs(&env, &rob, &m);
+            ws.take_stats();
+            assert_eq!(
+                a.overlapping_triangles(&b, &m, cd_mid::DopUpdate::Tight, &mut ws),
+                expect,
+                "{rule:?}"
+            );
+            tight_tests += ws.take_stats().volume_tests;
+            assert_eq!(
+                a.overlapping_triangles(&b, &m, cd_mid::DopUpdate::Approximate, &mut ws),
+                expect,
+                "{rule:?}"
+            );
+            approx_tests += ws.take_stats().volume_tests;
+            // The tight slabs contain every moved vertex and lie within the approximate ones.
+            for node in [0usize, 1, 2, b.bvh().nodes().len() - 1] {
+                let (lo, hi) = b.moved_slabs(node, &m, cd_mid::DopUpdate::Tight);
+                let (alo, ahi) = b.moved_slabs(node, &m, cd_mid::DopUpdate::Approximate);
+                let dirs = b.bvh().nodes()[node].volume().directions();
+                use cd_mid::BvhNode;
+                for &p in &b.bvh().primitive_order()[b.bvh().nodes()[node].primitives()] {
+                    for v in rob.triangle(p as usize).vertices() {
+                        let q = m.transform_point(&v);
+                        for k in 0..9 {
+                            let s = dirs[k].dot(&q.coords);
+                            assert!(lo[k] <= s + 1e-6 && s <= hi[k] + 1e-6);
+                        }
+                    }
+                }
+                for k in 0..9 {
+                    assert!(alo[k] <= lo[k] + 1e-6 && hi[k] <= ahi[k] + 1e-6);
+                }
+            }
+        }
+        assert!(tight_tests <= approx_tests, "{rule:?}: tight {tight_tests} vs approximate {approx_tests}");
+    }
+}
+
+#[test]
+#[ignore = "diagnostic: finds the FCL node point sets cd-bv's quickhull rejects"]
+fn quickhull_rejections_on_fcl_nodes() {
+    use cd_mid::{BvhNode, Primitives};
+    let env = fcl("env");
+    let bvh: cd_mid::Bvh<f64, 3, cd_geom::Dop18<f64>> = cd_mid::Bvh::build(
+        &env,
+        &BuildConfig::with_builder(Builder::KdopTree(cd_mid::SplitRule::MinSum)).leaf_size(4),
+    )
+    .unwrap();
+    let mut pts = Vec::new();
+    for (i, n) in bvh.nodes().iter().enumerate() {
+        pts.clear();
+        for &p in &bvh.primitive_order()[n.primitives()] {
+            env.points(p as usize, &mut pts);
+        }
+        if let Err(e) = cd_bv::convex_hull(&pts) {
+            println!("node {i}: {} points: {e:?}: {:?}", pts.len(), pts);
+            break;
+        }
+    }
+}

@@ -7,7 +7,7 @@
 
 mod distance;
 mod front;
-mod pairs;
+pub(crate) mod pairs;
 mod ray;
 mod region;
 mod time_critical;

@@ -29,45 +29,28 @@ where
         return false;
     }
     if motion.is_identity() {
-        descend((a_nodes, a_order), (b_nodes, b_order), ws, &mut |x: &B, y: &B| x.overlaps(y), &mut leaf)
+        let mut test = |x: u32, y: u32| a_nodes[x as usize].volume().overlaps(b_nodes[y as usize].volume());
+        descend_from((a_nodes, a_order), (b_nodes, b_order), 0, 0, ws, &mut test, &mut leaf)
     } else {
-        descend(
-            (a_nodes, a_order),
-            (b_nodes, b_order),
-            ws,
-            &mut |x: &B, y: &B| x.overlaps_moved(y, motion),
-            &mut leaf,
-        )
+        let mut test = |x: u32, y: u32| {
+            a_nodes[x as usize].volume().overlaps_moved(b_nodes[y as usize].volume(), motion)
+        };
+        descend_from((a_nodes, a_order), (b_nodes, b_order), 0, 0, ws, &mut test, &mut leaf)
     }
 }
 
-/// The descent shared by model-vs-model and the cross terms of self-collision: a stack of
-/// overlapping node pairs; a pair of leaves runs the leaf test on its primitives, otherwise the
-/// larger node (by surface area; an interior node before a leaf) is split and each child pair
-/// that overlaps is pushed.
-fn descend<T, const D: usize, B, NA, NB>(
-    (a_nodes, a_order): (&[NA], &[u32]),
-    (b_nodes, b_order): (&[NB], &[u32]),
-    ws: &mut QueryWorkspace<T>,
-    overlap: &mut dyn FnMut(&B, &B) -> bool,
-    leaf: &mut dyn FnMut(u32, u32) -> ControlFlow<()>,
-) -> bool
-where
-    T: Real,
-    B: HierarchyVolume<T, D>,
-    NA: BvhNode<B>,
-    NB: BvhNode<B>,
-{
-    descend_from((a_nodes, a_order), (b_nodes, b_order), 0, 0, ws, overlap, leaf)
-}
-
+/// The descent shared by model-vs-model, the k-DOP tree and the cross terms of
+/// self-collision: a stack of overlapping node pairs; a pair of leaves runs the leaf test on its
+/// primitives, otherwise the larger node (by surface area; an interior node before a leaf) is
+/// split and each child pair that overlaps is pushed. `overlap(a, b)` tests two nodes by index,
+/// so callers decide how B's volume reaches A's frame. Returns whether the leaf test stopped it.
 pub(crate) fn descend_from<T, const D: usize, B, NA, NB>(
     (a_nodes, a_order): (&[NA], &[u32]),
     (b_nodes, b_order): (&[NB], &[u32]),
     a_start: u32,
     b_start: u32,
     ws: &mut QueryWorkspace<T>,
-    overlap: &mut dyn FnMut(&B, &B) -> bool,
+    overlap: &mut dyn FnMut(u32, u32) -> bool,
     leaf: &mut dyn FnMut(u32, u32) -> ControlFlow<()>,
 ) -> bool
 where
@@ -79,7 +62,7 @@ where
     let stack = &mut ws.pairs;
     stack.clear();
     ws.stats.volume_tests += 1;
-    if !overlap(a_nodes[a_start as usize].volume(), b_nodes[b_start as usize].volume()) {
+    if !overlap(a_start, b_start) {
         return false;
     }
     stack.push((T::zero(), a_start, b_start));
@@ -101,14 +84,14 @@ where
                 if split_a {
                     for c in na.children().rev() {
                         ws.stats.volume_tests += 1;
-                        if overlap(a_nodes[c].volume(), nb.volume()) {
+                        if overlap(c as u32, ib) {
                             stack.push((T::zero(), c as u32, ib));
                         }
                     }
                 } else {
                     for c in nb.children().rev() {
                         ws.stats.volume_tests += 1;
-                        if overlap(na.volume(), b_nodes[c].volume()) {
+                        if overlap(ia, c as u32) {
                             stack.push((T::zero(), ia, c as u32));
                         }
                     }
@@ -225,15 +208,9 @@ where
                 }
             }
             SelfItem::Between(x, y) => {
-                descend_from(
-                    (nodes, order),
-                    (nodes, order),
-                    x,
-                    y,
-                    ws,
-                    &mut |u: &B, v: &B| u.overlaps(v),
-                    &mut test,
-                );
+                let mut volumes =
+                    |u: u32, v: u32| nodes[u as usize].volume().overlaps(nodes[v as usize].volume());
+                descend_from((nodes, order), (nodes, order), x, y, ws, &mut volumes, &mut test);
             }
         }
     }
