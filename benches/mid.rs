@@ -4,7 +4,8 @@
 //!   SAH `MeshBvh` vs parry's `TriMesh::new`.
 //! - `mid_build_boxes_<n>`: the bare hierarchy over the triangles' boxes, every cd builder vs
 //!   parry's `Bvh::from_leaves` (binned and PLOC).
-//! - `mid_ray_<n>`: 1024 closest-hit rays per iteration, cd `MeshBvh::cast_ray` vs parry
+//! - `mid_ray_<n>`: 1024 closest-hit rays per iteration, cd `MeshBvh::cast_ray` (its 8-wide
+//!   copy of the tree), the binary traversal and explicit 4-/8-wide `WideBvh`s vs parry
 //!   `TriMesh::cast_local_ray`.
 //! - `mid_mesh_<overlap>`: bunny vs a moved and rotated bunny, boolean (cd `first_overlap` vs
 //!   parry `intersection_test`), and cd's full pair list alone (`all_pairs_cd`, no parry
@@ -146,6 +147,15 @@ fn ray_cast(c: &mut Criterion) {
                 let mut n = 0.0f32;
                 for r in &rays {
                     n += cd.cast_ray(r, &mut ws).map_or(0.0, |h| h.t);
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function("cd_binary", |b| {
+            b.iter(|| {
+                let mut n = 0.0f32;
+                for r in &rays {
+                    n += cd.cast_ray_binary(r, &mut ws).map_or(0.0, |h| h.t);
                 }
                 black_box(n)
             })

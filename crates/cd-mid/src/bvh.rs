@@ -224,4 +224,9 @@ impl<T: Real, const D: usize, B> Bvh<T, D, B> {
     pub fn primitive_count(&self) -> usize {
         self.order.len()
     }
+
+    /// Replaces one node's volume (for the lazy update, which refits nodes one at a time).
+    pub(crate) fn set_volume(&mut self, i: usize, volume: B) {
+        self.nodes[i].volume = volume;
+    }
 }

@@ -21,6 +21,8 @@
 //!   model-vs-model overlap (all pairs, first hit) across a rigid [`Motion`], self-collision,
 //!   point and model distance — each with the caller's leaf test and the seed's cost counters
 //!   ([`QueryStats`]).
+//! - [`LazyRefit`]: the lazy hybrid update for deforming meshes (eager top half, deep nodes
+//!   refitted only where a query reaches them).
 //! - [`MeshBvh`]: a mesh with its hierarchy and the triangle tests plugged in.
 //! - [`KdopTree`]: Klosowski's k-DOP tree with the approximate and the tight (hull hill
 //!   climbing) update of rotated DOPs.
@@ -57,6 +59,7 @@ mod build;
 mod bvh;
 mod error;
 mod kdop_tree;
+mod lazy_refit;
 mod mesh;
 mod mesh_queries;
 mod motion;
@@ -73,6 +76,7 @@ pub use build::{BuildConfig, Builder, SplitRule};
 pub use bvh::{Bvh, BvhStats};
 pub use error::{MidError, MidResult};
 pub use kdop_tree::{DopUpdate, KdopTree};
+pub use lazy_refit::LazyRefit;
 pub use mesh::TriMesh;
 pub use mesh_queries::{MeshBvh, MeshClosest, MeshRayHit};
 pub use motion::Motion;

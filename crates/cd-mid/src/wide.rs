@@ -13,6 +13,7 @@
 use crate::bvh::Bvh;
 use crate::node::BvhNode;
 use crate::query::QueryWorkspace;
+use crate::volume::HierarchyVolume;
 use cd_geom::{Aabb, BoundingVolume, Ray, Real};
 
 /// Marks a lane's `child` as a leaf: its primitives are `order[start..start + count]`.
@@ -53,13 +54,19 @@ pub struct WideBvh<T: Real, const W: usize> {
 }
 
 impl<T: Real, const W: usize> WideBvh<T, W> {
-    /// Collapses a binary AABB hierarchy. `W` must be at least 2.
-    pub fn from_binary(bvh: &Bvh<T, 3, Aabb<T, 3>>) -> Self {
+    /// Collapses a binary hierarchy of any volume type; each child box is the AABB enclosing
+    /// that child's volume (so a sphere or OBB tree gets a wide AABB tree for rays). `W` must be
+    /// at least 2.
+    pub fn from_binary<B: HierarchyVolume<T, 3>>(bvh: &Bvh<T, 3, B>) -> Self {
         const { assert!(W >= 2, "a wide node needs at least two lanes") };
         let nodes = bvh.nodes();
         let order = bvh.primitive_order().to_vec();
         if nodes[0].is_leaf() {
-            return WideBvh { nodes: Vec::new(), order, root_leaf: Some((nodes[0].volume, nodes[0].count)) };
+            return WideBvh {
+                nodes: Vec::new(),
+                order,
+                root_leaf: Some((nodes[0].volume.bounding_aabb(), nodes[0].count)),
+            };
         }
         let mut out: Vec<WideNode<T, W>> = vec![WideNode::empty()];
         // (binary node to collapse, wide node to fill)
@@ -74,7 +81,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
                     .iter()
                     .enumerate()
                     .filter(|(_, &g)| !nodes[g].is_leaf())
-                    .map(|(k, &g)| (k, nodes[g].volume.surface_area()))
+                    .map(|(k, &g)| (k, BoundingVolume::<T, 3>::surface_area(&nodes[g].volume)))
                     .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(core::cmp::Ordering::Equal))
                 else {
                     break;
@@ -85,9 +92,10 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             let mut node = WideNode::empty();
             for (lane, &g) in group.iter().enumerate() {
                 let n = &nodes[g];
+                let bx = n.volume.bounding_aabb();
                 for a in 0..3 {
-                    node.lo[a][lane] = n.volume.min()[a];
-                    node.hi[a][lane] = n.volume.max()[a];
+                    node.lo[a][lane] = bx.min()[a];
+                    node.hi[a][lane] = bx.max()[a];
                 }
                 node.start[lane] = n.start;
                 node.count[lane] = n.count;

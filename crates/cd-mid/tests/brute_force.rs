@@ -205,6 +205,7 @@ fn check_rays<B: HierarchyVolume<f64, 3>>(
         let m: MeshBvh<f64, B> = MeshBvh::with_config(mesh.clone(), &config).unwrap();
         for (ray, e) in rays.iter().zip(expect) {
             let got = m.cast_ray(ray, &mut ws).map(|h| (h.triangle, h.t));
+            assert_eq!(m.cast_ray_binary(ray, &mut ws).map(|h| h.t), got.map(|g| g.1));
             match (got, e) {
                 (None, None) => {}
                 (Some((tri, t)), Some((_, te))) => {
@@ -466,7 +467,7 @@ fn wide_hierarchies_cast_rays_like_the_binary_one() {
         let w8: cd_mid::WideBvh<f64, 8> = cd_mid::WideBvh::from_binary(m.bvh());
         assert!(w4.node_count() < m.bvh().nodes().len() / 2);
         for ray in &rays {
-            let expect = m.cast_ray(ray, &mut ws).map(|h| h.t);
+            let expect = m.cast_ray_binary(ray, &mut ws).map(|h| h.t);
             let leaf = |tri: u32, _| ray_triangle_watertight(ray, &bunny.triangle(tri as usize)).map(|h| h.t);
             assert_eq!(w4.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
             assert_eq!(w8.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
@@ -757,5 +758,52 @@ fn quickhull_rejections_on_fcl_nodes() {
             println!("node {i}: {} points: {e:?}: {:?}", pts.len(), pts);
             break;
         }
+    }
+}
+
+#[test]
+fn lazy_hybrid_refit_equals_full_refit_with_fewer_updates() {
+    use cd_geom::Triangle as Tri;
+    let bunny = bunny();
+    let mut ws = QueryWorkspace::new();
+    for config in [BuildConfig::default(), BuildConfig::with_builder(Builder::Median).leaf_size(1)] {
+        let bvh: cd_mid::Bvh<f64, 3, Aabb<f64, 3>> = cd_mid::Bvh::build(&bunny, &config).unwrap();
+        let mut lazy = cd_mid::LazyRefit::new(bvh.clone());
+        let other: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::new(bunny.clone()).unwrap();
+        let (mut lazy_updates, mut full_updates) = (0u64, 0u64);
+        for step in 1..=5 {
+            let s = step as f64 * 0.05;
+            let mesh = bunny
+                .map_vertices(|p| {
+                    p + Vector3::new((p.y * 2.0).sin() * s, (p.z * 3.0).cos() * s, (p.x * 1.5).sin() * s)
+                })
+                .unwrap();
+            // Far from everything the query touches, half the model is never refitted.
+            let m = Motion::from_isometry(&Isometry3::new(
+                Vector3::new(7.0, 3.0, 0.0),
+                Vector3::new(0.1, 0.2, 0.0),
+            ));
+            lazy_updates += lazy.update(&mesh).unwrap();
+            ws.take_stats();
+            let leaf = |i: u32, j: u32| {
+                let [a, b, c] = other.mesh().triangle(j as usize).vertices().map(|p| m.transform_point(&p));
+                triangle_triangle(&mesh.triangle(i as usize), &Tri::new(a, b, c).unwrap()).intersects()
+            };
+            let got = lazy.overlapping_pairs(
+                &mesh,
+                (other.bvh().nodes(), other.bvh().primitive_order()),
+                &m,
+                &mut ws,
+                leaf,
+            );
+            lazy_updates += ws.take_stats().volume_updates;
+            let expect = brute_pairs(&mesh, &bunny, &m);
+            assert!(!expect.is_empty());
+            assert_eq!(got, expect, "step {step} {:?}", config.builder);
+            let mut full = bvh.clone();
+            full_updates += full.refit(&mesh).unwrap();
+        }
+        assert!(lazy_updates < full_updates, "{lazy_updates} vs {full_updates}");
+        assert!(lazy.stale_count() > 0);
     }
 }
