@@ -63,6 +63,18 @@ impl<T: Real> SolidBsp<T> {
     /// Builds the tree of a closed, outward-facing mesh. Zero-area triangles are skipped.
     /// Errors: a mesh with no triangle of positive area.
     pub fn build(mesh: &TriMesh<T>) -> MidResult<Self> {
+        Self::build_with(mesh, false)
+    }
+
+    /// As [`build`](Self::build), then bevels every solid cell with the six axis-aligned planes
+    /// of its bounding box (Melax's axial bevels): the cell is unchanged, but a shifted cell no
+    /// longer reaches far past a sharp edge or corner, so swept shapes stop closer to the true
+    /// contact (still never later).
+    pub fn build_beveled(mesh: &TriMesh<T>) -> MidResult<Self> {
+        Self::build_with(mesh, true)
+    }
+
+    fn build_with(mesh: &TriMesh<T>, bevels: bool) -> MidResult<Self> {
         let tris: Vec<Tri<T>> = (0..mesh.len())
             .map(|i| mesh.triangle(i).vertices())
             .filter(|t| (t[1] - t[0]).cross(&(t[2] - t[0])).norm_squared() > T::zero())
@@ -95,7 +107,58 @@ impl<T: Real> SolidBsp<T> {
             let b = child(back, BspNode::Solid, &mut nodes);
             nodes[id] = BspNode::Split { plane, front: f, back: b };
         }
-        Ok(SolidBsp { nodes })
+        let mut bsp = SolidBsp { nodes };
+        if bevels {
+            let bounds = cd_geom::Aabb::from_points(mesh.vertices())?;
+            bsp.add_axial_bevels(&bounds, eps);
+        }
+        Ok(bsp)
+    }
+
+    /// Replaces every solid leaf by a chain of the six axis-aligned planes bounding its cell
+    /// (front of each: empty), ending in the solid leaf.
+    fn add_axial_bevels(&mut self, bounds: &cd_geom::Aabb<T, 3>, eps: T) {
+        // Depth-first with the path's half-spaces: (node, cell polyhedron as face polygons).
+        let pad = Vector::repeat(eps * T::lit(16.0) + bounds.half_extents().amax() * T::lit(0.01));
+        let start = box_faces(&(bounds.min() - pad), &(bounds.max() + pad));
+        let mut stack = vec![(0usize, start)];
+        while let Some((id, cell)) = stack.pop() {
+            match self.nodes[id].clone() {
+                BspNode::Empty => {}
+                BspNode::Solid => {
+                    let pts: Vec<Point<T, 3>> = cell.iter().flatten().copied().collect();
+                    let Ok(bx) = cd_geom::Aabb::from_points(&pts) else { continue };
+                    let mut next = id;
+                    // Re-point the leaf slot at the first bevel; the solid leaf moves to the end.
+                    for axis in 0..3 {
+                        for sign in [T::one(), -T::one()] {
+                            let mut n = Vector::<T, 3>::zeros();
+                            n[axis] = sign;
+                            // Padded so rounding in the clipping never cuts the solid itself.
+                            let bound = if sign > T::zero() { bx.max()[axis] } else { -bx.min()[axis] }
+                                + eps * T::lit(16.0);
+                            let Ok(plane) = Plane::new(n, -bound) else { continue };
+                            let empty = self.nodes.len() as u32;
+                            self.nodes.push(BspNode::Empty);
+                            let back = self.nodes.len() as u32;
+                            self.nodes.push(BspNode::Solid);
+                            self.nodes[next] = BspNode::Split { plane, front: empty, back };
+                            next = back as usize;
+                        }
+                    }
+                }
+                BspNode::Split { plane, front, back } => {
+                    let f = clip_cell(&cell, &plane, true);
+                    let b = clip_cell(&cell, &plane, false);
+                    if !f.is_empty() {
+                        stack.push((front as usize, f));
+                    }
+                    if !b.is_empty() {
+                        stack.push((back as usize, b));
+                    }
+                }
+            }
+        }
     }
 
     /// Number of nodes (leaves included).
@@ -296,4 +359,65 @@ fn classify<T: Real>(
             }
         }
     }
+}
+
+/// A convex cell as its face polygons.
+type Cell<T> = Vec<Vec<Point<T, 3>>>;
+
+/// The six faces of the box `[lo, hi]`.
+fn box_faces<T: Real>(lo: &Point<T, 3>, hi: &Point<T, 3>) -> Cell<T> {
+    let c = |bits: usize| {
+        Point::from(Vector::<T, 3>::from_fn(|i, _| if bits >> i & 1 == 1 { hi[i] } else { lo[i] }))
+    };
+    [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]]
+        .iter()
+        .map(|f| f.iter().map(|&b| c(b)).collect())
+        .collect()
+}
+
+/// The part of a convex cell in front of the plane (`front`) or behind it: each face clipped,
+/// plus the cap polygon on the plane (its points ordered by angle about their centre).
+fn clip_cell<T: Real>(cell: &Cell<T>, plane: &Plane<T, 3>, front: bool) -> Cell<T> {
+    let side = |p: &Point<T, 3>| {
+        let d = plane.signed_distance(p);
+        if front {
+            d
+        } else {
+            -d
+        }
+    };
+    let mut out: Cell<T> = Vec::with_capacity(cell.len() + 1);
+    let mut cap: Vec<Point<T, 3>> = Vec::new();
+    for face in cell {
+        let mut poly = Vec::with_capacity(face.len() + 1);
+        for i in 0..face.len() {
+            let (p, q) = (face[i], face[(i + 1) % face.len()]);
+            let (dp, dq) = (side(&p), side(&q));
+            if dp >= T::zero() {
+                poly.push(p);
+            }
+            if (dp >= T::zero()) != (dq >= T::zero()) {
+                let x = p + (q - p) * (dp / (dp - dq));
+                poly.push(x);
+                cap.push(x);
+            }
+        }
+        if poly.len() >= 3 {
+            out.push(poly);
+        }
+    }
+    if cap.len() >= 3 {
+        let centre =
+            Point::from(cap.iter().fold(Vector::zeros(), |s, p| s + p.coords) / T::lit(cap.len() as f64));
+        let n = plane.normal();
+        let u = if n.x.abs() < T::lit(0.9) { n.cross(&Vector::x()) } else { n.cross(&Vector::y()) };
+        let v = n.cross(&u);
+        cap.sort_by(|a, b| {
+            let (da, db) = (a - centre, b - centre);
+            let (ta, tb) = (da.dot(&v).atan2(da.dot(&u)), db.dot(&v).atan2(db.dot(&u)));
+            ta.partial_cmp(&tb).unwrap_or(core::cmp::Ordering::Equal)
+        });
+        out.push(cap);
+    }
+    out
 }

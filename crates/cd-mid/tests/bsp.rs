@@ -46,7 +46,12 @@ fn box_entry(p0: &Point3<f64>, p1: &Point3<f64>, g: &Vector3<f64>) -> Option<f64
 
 #[test]
 fn cube_casts_stop_at_the_grown_box() {
-    let bsp = SolidBsp::build(&cube(1.0)).unwrap();
+    for bsp in [SolidBsp::build(&cube(1.0)).unwrap(), SolidBsp::build_beveled(&cube(1.0)).unwrap()] {
+        cube_casts(&bsp);
+    }
+}
+
+fn cube_casts(bsp: &SolidBsp<f64>) {
     let mut rng = Rng(3);
     let tetra = [
         Vector3::new(0.2, 0.0, 0.0),
@@ -94,7 +99,12 @@ fn cube_casts_stop_at_the_grown_box() {
 #[test]
 fn bunny_point_casts_and_containment_equal_brute_force() {
     let mesh = bunny();
-    let bsp = SolidBsp::build(&mesh).unwrap();
+    for bsp in [SolidBsp::build(&mesh).unwrap(), SolidBsp::build_beveled(&mesh).unwrap()] {
+        bunny_point_casts(&mesh, &bsp);
+    }
+}
+
+fn bunny_point_casts(mesh: &TriMesh<f64>, bsp: &SolidBsp<f64>) {
     let model: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::new(mesh.clone()).unwrap();
     let bb = Aabb::from_points(mesh.vertices()).unwrap();
     let (c, r) = (bb.center(), bb.half_extents().norm());
@@ -138,10 +148,12 @@ fn bunny_point_casts_and_containment_equal_brute_force() {
 fn bunny_sphere_casts_never_stop_late() {
     let mesh = bunny();
     let bsp = SolidBsp::build(&mesh).unwrap();
+    let beveled = SolidBsp::build_beveled(&mesh).unwrap();
     let model: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::new(mesh.clone()).unwrap();
     let bb = Aabb::from_points(mesh.vertices()).unwrap();
     let (c, r) = (bb.center(), bb.half_extents().norm());
     let mut rng = Rng(29);
+    let (mut later, mut gap_plain, mut gap_beveled) = (0, 0.0, 0.0);
     let radius = 0.03 * r;
     let mut contacts = 0;
     for _ in 0..300 {
@@ -153,11 +165,24 @@ fn bunny_sphere_casts_never_stop_late() {
         };
         let first = (0..=400).map(|k| k as f64 / 400.0).find(|&t| touches(t));
         let got = bsp.cast_sphere(&p0, &p1, radius);
+        let tighter = beveled.cast_sphere(&p0, &p1, radius);
         if let Some(t) = first {
             contacts += 1;
             let h = got.unwrap_or_else(|| panic!("tunnelled: contact at {t}"));
             assert!(h.t <= t + 1e-9, "stopped late: {} after {t}", h.t);
+            let hb = tighter.unwrap_or_else(|| panic!("beveled tree tunnelled: contact at {t}"));
+            assert!(hb.t <= t + 1e-9, "beveled tree stopped late: {} after {t}", hb.t);
+            // Bevels only ever remove early stops.
+            assert!(hb.t >= h.t - 1e-12);
+            later += usize::from(hb.t > h.t + 1e-9);
+            gap_plain += t - h.t;
+            gap_beveled += t - hb.t;
         }
     }
     assert!(contacts > 50, "{contacts}");
+    println!(
+        "bevels moved {later} of {contacts} impacts later; mean early stop {:.4} → {:.4}",
+        gap_plain / contacts as f64,
+        gap_beveled / contacts as f64
+    );
 }
