@@ -52,6 +52,9 @@ pub struct MeshBvh<T: Real, B> {
     /// The same tree collapsed to 8-wide AABB nodes: what ray casts traverse (faster than the
     /// binary tree for every volume type; see docs/benchmarks.md).
     wide: WideBvh<T, 8>,
+    /// The triangles with their corners resolved, so leaf tests read one contiguous record
+    /// instead of three vertex indices.
+    triangles: Vec<Triangle<T, 3>>,
 }
 
 impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
@@ -64,7 +67,8 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     pub fn with_config(mesh: TriMesh<T>, config: &BuildConfig) -> MidResult<Self> {
         let bvh = Bvh::build(&mesh, config)?;
         let wide = WideBvh::from_binary(&bvh);
-        Ok(MeshBvh { mesh, bvh, wide })
+        let triangles = (0..mesh.len()).map(|i| mesh.triangle(i)).collect();
+        Ok(MeshBvh { mesh, bvh, wide, triangles })
     }
 
     /// The mesh.
@@ -75,6 +79,12 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     /// The hierarchy.
     pub fn bvh(&self) -> &Bvh<T, 3, B> {
         &self.bvh
+    }
+
+    /// Triangle `i` of the mesh.
+    #[inline(always)]
+    fn tri(&self, i: u32) -> &Triangle<T, 3> {
+        &self.triangles[i as usize]
     }
 
     fn tree(&self) -> (&[crate::Node<B>], &[u32]) {
@@ -89,6 +99,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         let mut bvh = self.bvh.clone();
         let n = bvh.refit(&mesh)?;
         self.wide = WideBvh::from_binary(&bvh);
+        self.triangles = (0..mesh.len()).map(|i| mesh.triangle(i)).collect();
         self.mesh = mesh;
         self.bvh = bvh;
         Ok(n)
@@ -99,7 +110,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     pub fn cast_ray(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Option<MeshRayHit<T>> {
         let mut best: Option<MeshRayHit<T>> = None;
         self.wide.ray_closest(ray, ws, |tri, limit| {
-            let h = ray_triangle_watertight(ray, &self.mesh.triangle(tri as usize))?;
+            let h = ray_triangle_watertight(ray, self.tri(tri))?;
             if h.t <= limit && best.is_none_or(|b| h.t < b.t) {
                 best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             }
@@ -114,7 +125,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         let mut best: Option<MeshRayHit<T>> = None;
         let (nodes, order) = self.tree();
         query::ray_closest(nodes, order, ray, ws, |tri, limit| {
-            let h = ray_triangle_watertight(ray, &self.mesh.triangle(tri as usize))?;
+            let h = ray_triangle_watertight(ray, self.tri(tri))?;
             if h.t <= limit && best.is_none_or(|b| h.t < b.t) {
                 best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             }
@@ -127,7 +138,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     pub fn ray_hits(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> bool {
         let (nodes, order) = self.tree();
         query::ray_any(nodes, order, ray, ws, |tri, _| {
-            ray_triangle_watertight(ray, &self.mesh.triangle(tri as usize)).map(|h| h.t)
+            ray_triangle_watertight(ray, self.tri(tri)).map(|h| h.t)
         })
         .is_some()
     }
@@ -138,7 +149,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         let mut hits = Vec::new();
         query::ray_all(nodes, order, ray, ws, |tri, limit| {
             let h =
-                ray_triangle_watertight(ray, &self.mesh.triangle(tri as usize)).filter(|h| h.t <= limit)?;
+                ray_triangle_watertight(ray, self.tri(tri)).filter(|h| h.t <= limit)?;
             hits.push(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             Some(h.t)
         });
@@ -151,8 +162,8 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     /// Triangle `j` of `other`, carried into this mesh's frame; `None` when the motion takes
     /// it beyond the coordinate range (no valid geometry there: such pairs are not reported).
     #[inline]
-    fn moved(other: &TriMesh<T>, j: u32, motion: &Motion<T, 3>, identity: bool) -> Option<Triangle<T, 3>> {
-        let t = other.triangle(j as usize);
+    fn moved(other: &MeshBvh<T, B>, j: u32, motion: &Motion<T, 3>, identity: bool) -> Option<Triangle<T, 3>> {
+        let t = *other.tri(j);
         if identity {
             return Some(t);
         }
@@ -171,8 +182,8 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         motion: &Motion<T, 3>,
         identity: bool,
     ) -> bool {
-        Self::moved(&other.mesh, j, motion, identity)
-            .is_some_and(|b| triangle_triangle(&self.mesh.triangle(i as usize), &b).intersects())
+        Self::moved(other, j, motion, identity)
+            .is_some_and(|b| triangle_triangle(self.tri(i), &b).intersects())
     }
 
     /// Every pair (triangle of `self`, triangle of `other`) that intersects (touching
@@ -248,7 +259,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
             if !include_neighbors && self.mesh.share_vertex(i as usize, j as usize) {
                 return false;
             }
-            triangle_triangle(&self.mesh.triangle(i as usize), &self.mesh.triangle(j as usize)).intersects()
+            triangle_triangle(self.tri(i), self.tri(j)).intersects()
         })
     }
 
@@ -262,7 +273,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         let (nodes, order) = self.tree();
         let mut best: Option<MeshClosest<T>> = None;
         query::closest_to_point(nodes, order, p, max_dist, ws, |tri, limit| {
-            let (q, _, _) = closest_point_on_triangle(p, &self.mesh.triangle(tri as usize));
+            let (q, _, _) = closest_point_on_triangle(p, self.tri(tri));
             let d = (q - p).norm();
             if d <= limit && best.is_none_or(|b| d < b.distance) {
                 best = Some(MeshClosest {
@@ -290,8 +301,8 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         let identity = motion.is_identity();
         let mut best: Option<MeshClosest<T>> = None;
         query::closest_pair(self.tree(), other.tree(), motion, max_dist, ws, |i, j, limit| {
-            let b = Self::moved(&other.mesh, j, motion, identity)?;
-            let c = closest_points_triangle_triangle(&self.mesh.triangle(i as usize), &b);
+            let b = Self::moved(other, j, motion, identity)?;
+            let c = closest_points_triangle_triangle(self.tri(i), &b);
             let d = c.distance_squared.sqrt();
             if d <= limit && best.is_none_or(|x| d < x.distance) {
                 best = Some(MeshClosest {
@@ -312,7 +323,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         let (nodes, order) = self.tree();
         let mut out = Vec::new();
         query::query_aabb(nodes, order, region, ws, |tri, inside| {
-            if inside || triangle_aabb(&self.mesh.triangle(tri as usize), region) {
+            if inside || triangle_aabb(self.tri(tri), region) {
                 out.push(tri);
             }
         });
