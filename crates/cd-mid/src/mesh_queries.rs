@@ -148,8 +148,7 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         let (nodes, order) = self.tree();
         let mut hits = Vec::new();
         query::ray_all(nodes, order, ray, ws, |tri, limit| {
-            let h =
-                ray_triangle_watertight(ray, self.tri(tri)).filter(|h| h.t <= limit)?;
+            let h = ray_triangle_watertight(ray, self.tri(tri)).filter(|h| h.t <= limit)?;
             hits.push(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             Some(h.t)
         });
