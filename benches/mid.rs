@@ -66,6 +66,13 @@ fn build(c: &mut Criterion) {
         let pm_verts: Vec<Vector> = mesh.vertices().iter().map(|p| v(&p.coords)).collect();
         let pm_idx = mesh.indices().to_vec();
         g.bench_function("cd", |b| b.iter(|| black_box(CdMesh::new(mesh.clone()).expect("builds"))));
+        // The same build with both halves of large nodes on the machine's two cores (parry's
+        // build is single-threaded: this row shows what the `rayon` feature buys, not a like
+        // for like comparison).
+        let parallel = BuildConfig::default().parallel(true);
+        g.bench_function("cd_parallel", |b| {
+            b.iter(|| black_box(CdMesh::with_config(mesh.clone(), &parallel).expect("builds")))
+        });
         g.bench_function("parry", |b| {
             b.iter(|| black_box(PTriMesh::new(pm_verts.clone(), pm_idx.clone()).expect("builds")))
         });

@@ -807,3 +807,27 @@ fn lazy_hybrid_refit_equals_full_refit_with_fewer_updates() {
         assert!(lazy.stale_count() > 0);
     }
 }
+
+#[cfg(feature = "rayon")]
+#[test]
+fn parallel_builds_equal_serial_builds() {
+    use cd_mid::BvhNode;
+    let mut rng = Rng(77);
+    let pts: Vec<Point3<f64>> = (0..30_000).map(|_| rng.point(10.0)).collect();
+    for builder in [Builder::Median, Builder::BinnedSah, Builder::BinnedVolume, Builder::Lbvh] {
+        let config = BuildConfig::with_builder(builder);
+        let serial: cd_mid::Bvh<f64, 3, Aabb<f64, 3>> = cd_mid::Bvh::build(pts.as_slice(), &config).unwrap();
+        let parallel: cd_mid::Bvh<f64, 3, Aabb<f64, 3>> =
+            cd_mid::Bvh::build(pts.as_slice(), &config.parallel(true)).unwrap();
+        parallel.validate(pts.as_slice()).unwrap();
+        assert_eq!(serial.primitive_order(), parallel.primitive_order(), "{builder:?}");
+        assert_eq!(serial.nodes().len(), parallel.nodes().len());
+        for (a, b) in serial.nodes().iter().zip(parallel.nodes()) {
+            assert_eq!(
+                (a.children(), a.primitives(), a.volume()),
+                (b.children(), b.primitives(), b.volume()),
+                "{builder:?}"
+            );
+        }
+    }
+}

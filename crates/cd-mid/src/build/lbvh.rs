@@ -95,18 +95,33 @@ pub(crate) fn morton_order<T: Real, const D: usize>(
     (sorted, keyed.into_iter().map(|(c, _)| c).collect())
 }
 
-pub(crate) fn build<T: Real, const D: usize>(refs: Vec<PrimRef<T, D>>, leaf_size: usize) -> Topology {
+pub(crate) fn build<T: Real, const D: usize>(
+    refs: Vec<PrimRef<T, D>>,
+    leaf_size: usize,
+    parallel: bool,
+) -> Topology {
     let (sorted, codes) = morton_order(&refs);
-    top_down::build(sorted, leaf_size, &mut |start, range| {
-        let codes = &codes[start..start + range.len()];
-        let (first, last) = (codes[0], codes[codes.len() - 1]);
-        if first == last {
-            return range.len() / 2;
-        }
-        let bit = 63 - (first ^ last).leading_zeros();
-        // Sorted codes: the ones with the bit set form a suffix.
-        codes.partition_point(|c| (c >> bit) & 1 == 0)
-    })
+    #[cfg(feature = "rayon")]
+    if parallel {
+        let codes = &codes;
+        return top_down::build_parallel(sorted, leaf_size, &|| {
+            move |start: usize, range: &mut [PrimRef<T, D>]| split(codes, start, range.len())
+        });
+    }
+    let _ = parallel;
+    top_down::build(sorted, leaf_size, &mut |start, range| split(&codes, start, range.len()))
+}
+
+/// Where the codes of positions `start..start + len` flip their highest differing bit (sorted
+/// codes: the ones with the bit set form a suffix); the middle when all are equal.
+fn split(codes: &[u64], start: usize, len: usize) -> usize {
+    let codes = &codes[start..start + len];
+    let (first, last) = (codes[0], codes[codes.len() - 1]);
+    if first == last {
+        return len / 2;
+    }
+    let bit = 63 - (first ^ last).leading_zeros();
+    codes.partition_point(|c| (c >> bit) & 1 == 0)
 }
 
 #[cfg(test)]

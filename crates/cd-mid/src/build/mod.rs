@@ -108,10 +108,14 @@ pub struct BuildConfig {
     pub ploc_radius: usize,
     /// Seed of the incremental builder's insertion order.
     pub seed: u64,
+    /// Build the two halves of large nodes on separate threads (median, SAH and LBVH builders;
+    /// needs the crate feature `rayon`, ignored without it). The tree is the same as the serial
+    /// build's.
+    pub parallel: bool,
 }
 
 impl Default for BuildConfig {
-    /// Binned SAH, 16 bins, leaves of up to 2 primitives.
+    /// Binned SAH, 16 bins, leaves of up to 2 primitives, serial.
     fn default() -> Self {
         BuildConfig {
             builder: Builder::BinnedSah,
@@ -119,6 +123,7 @@ impl Default for BuildConfig {
             bins: 16,
             ploc_radius: 16,
             seed: 0x9e37_79b9_7f4a_7c15,
+            parallel: false,
         }
     }
 }
@@ -127,6 +132,11 @@ impl BuildConfig {
     /// The default configuration with another builder.
     pub fn with_builder(builder: Builder) -> Self {
         BuildConfig { builder, ..BuildConfig::default() }
+    }
+
+    /// The same configuration built in parallel (see [`BuildConfig::parallel`]).
+    pub fn parallel(self, parallel: bool) -> Self {
+        BuildConfig { parallel, ..self }
     }
 
     /// The same configuration with another leaf size.
@@ -211,10 +221,14 @@ pub(crate) fn build_topology<T: Real, const D: usize, P: Primitives<T, D> + ?Siz
 ) -> MidResult<Topology> {
     config.validate()?;
     Ok(match config.builder {
+        #[cfg(feature = "rayon")]
+        Builder::Median if config.parallel => {
+            top_down::build_parallel(refs, config.leaf_size, &|| top_down::median_split)
+        }
         Builder::Median => top_down::build(refs, config.leaf_size, &mut top_down::median_split),
         Builder::BinnedSah => sah::build(refs, config, sah::Cost::SurfaceArea),
         Builder::BinnedVolume => sah::build(refs, config, sah::Cost::Volume),
-        Builder::Lbvh => lbvh::build(refs, config.leaf_size),
+        Builder::Lbvh => lbvh::build(refs, config.leaf_size, config.parallel),
         Builder::Ploc => ploc::build(&refs, config).flatten(config.leaf_size),
         Builder::Incremental => incremental::build(&refs, config).flatten(config.leaf_size),
         Builder::KdopTree(rule) => {

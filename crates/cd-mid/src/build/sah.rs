@@ -45,6 +45,14 @@ pub(crate) fn build<T: Real, const D: usize>(
     cost: Cost,
 ) -> Topology {
     let bins = config.bins;
+    #[cfg(feature = "rayon")]
+    if config.parallel {
+        return top_down::build_parallel(refs, config.leaf_size, &|| {
+            let mut scratch: Vec<Bin<T, D>> = vec![Bin::empty(); bins * D];
+            let mut right_cost = vec![T::zero(); bins];
+            move |_: usize, r: &mut [PrimRef<T, D>]| split(r, bins, cost, &mut scratch, &mut right_cost)
+        });
+    }
     let mut scratch: Vec<Bin<T, D>> = vec![Bin::empty(); bins * D];
     let mut right_cost = vec![T::zero(); bins];
     top_down::build(refs, config.leaf_size, &mut |_, refs| {

@@ -9,35 +9,120 @@ use super::{max_point, min_point, PrimRef, TopoNode, Topology};
 use cd_geom::Real;
 
 /// Builds a tree by recursive splitting. `split(start, range)` partitions the range of more than
-/// `leaf_size` references beginning at `start` and returns the size of the left part; a result of 0 or the whole range (no
-/// useful split) is replaced by a split at the middle, so the build always terminates.
+/// `leaf_size` references beginning at `start` and returns the size of the left part; a result
+/// of 0 or the whole range (no useful split) is replaced by a split at the middle, so the build
+/// always terminates.
 pub(crate) fn build<T: Real, const D: usize>(
     mut refs: Vec<PrimRef<T, D>>,
     leaf_size: usize,
     split: &mut dyn FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
 ) -> Topology {
+    let nodes = build_nodes(&mut refs, 0, leaf_size, split);
+    Topology { nodes, order: refs.iter().map(|r| r.index).collect() }
+}
+
+/// The serial driver over a slice whose first reference sits at position `base` of the whole
+/// order. Layout: the root, then its two children, then the left child's subtree, then the
+/// right's (recursively the same), which is what the parallel driver reproduces.
+fn build_nodes<T: Real, const D: usize>(
+    refs: &mut [PrimRef<T, D>],
+    base: usize,
+    leaf_size: usize,
+    split: &mut dyn FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
+) -> Vec<TopoNode> {
     let n = refs.len();
     let mut nodes = Vec::with_capacity(2 * n.div_ceil(leaf_size.max(1)));
-    nodes.push(TopoNode { first_child: 0, start: 0, count: n as u32 });
+    nodes.push(TopoNode { first_child: 0, start: base as u32, count: n as u32 });
     let mut stack = vec![(0usize, 0usize, n)];
     while let Some((node, start, end)) = stack.pop() {
         let count = end - start;
         if count <= leaf_size {
             continue;
         }
-        let mut mid = split(start, &mut refs[start..end]);
+        let mut mid = split(base + start, &mut refs[start..end]);
         if mid == 0 || mid >= count {
             mid = count / 2;
         }
         let first = nodes.len();
-        nodes.push(TopoNode { first_child: 0, start: start as u32, count: mid as u32 });
-        nodes.push(TopoNode { first_child: 0, start: (start + mid) as u32, count: (count - mid) as u32 });
+        nodes.push(TopoNode { first_child: 0, start: (base + start) as u32, count: mid as u32 });
+        nodes.push(TopoNode {
+            first_child: 0,
+            start: (base + start + mid) as u32,
+            count: (count - mid) as u32,
+        });
         nodes[node].first_child = first as u32;
         // Right pushed first so the left subtree is built (and numbered) first.
         stack.push((first + 1, start + mid, end));
         stack.push((first, start, start + mid));
     }
+    nodes
+}
+
+/// Ranges at least this large are split on one thread and their two halves built in parallel.
+#[cfg(feature = "rayon")]
+const PARALLEL_MIN: usize = 4096;
+
+/// The parallel driver (feature `rayon`): the top levels are split one node at a time and the
+/// two halves of each built with `rayon::join`, down to [`PARALLEL_MIN`] references or 16
+/// levels; below that the serial driver runs. `make_split` gives each task its own splitter
+/// (with its own scratch). Produces exactly the serial driver's tree.
+#[cfg(feature = "rayon")]
+pub(crate) fn build_parallel<T, const D: usize, F, S>(
+    mut refs: Vec<PrimRef<T, D>>,
+    leaf_size: usize,
+    make_split: &F,
+) -> Topology
+where
+    T: Real,
+    F: Fn() -> S + Sync,
+    S: FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
+{
+    let nodes = subtree(&mut refs, 0, leaf_size, make_split, 0);
     Topology { nodes, order: refs.iter().map(|r| r.index).collect() }
+}
+
+#[cfg(feature = "rayon")]
+fn subtree<T, const D: usize, F, S>(
+    refs: &mut [PrimRef<T, D>],
+    base: usize,
+    leaf_size: usize,
+    make_split: &F,
+    depth: u32,
+) -> Vec<TopoNode>
+where
+    T: Real,
+    F: Fn() -> S + Sync,
+    S: FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
+{
+    let n = refs.len();
+    if n < PARALLEL_MIN || n <= leaf_size || depth >= 16 {
+        return build_nodes(refs, base, leaf_size, &mut make_split());
+    }
+    let mut mid = make_split()(base, refs);
+    if mid == 0 || mid >= n {
+        mid = n / 2;
+    }
+    let (left, right) = refs.split_at_mut(mid);
+    let (l, r) = rayon::join(
+        || subtree(left, base, leaf_size, make_split, depth + 1),
+        || subtree(right, base + mid, leaf_size, make_split, depth + 1),
+    );
+    // Layout [root, l[0], r[0], l[1..], r[1..]]: a local index k ≥ 1 of `l` moves to k + 2, of
+    // `r` to k + 1 + l.len(); children stay adjacent.
+    let (ll, rl) = (l.len(), r.len());
+    let map_l = |k: u32| if k == 0 { 1 } else { k + 2 };
+    let map_r = |k: u32| if k == 0 { 2 } else { k + 1 + ll as u32 };
+    let mut nodes = Vec::with_capacity(1 + ll + rl);
+    nodes.push(TopoNode { first_child: 1, start: base as u32, count: n as u32 });
+    let fix = |t: &TopoNode, map: &dyn Fn(u32) -> u32| TopoNode {
+        first_child: if t.first_child == 0 { 0 } else { map(t.first_child) },
+        ..*t
+    };
+    nodes.push(fix(&l[0], &map_l));
+    nodes.push(fix(&r[0], &map_r));
+    nodes.extend(l[1..].iter().map(|t| fix(t, &map_l)));
+    nodes.extend(r[1..].iter().map(|t| fix(t, &map_r)));
+    nodes
 }
 
 /// Index of the axis along which the references' centroids spread most, and that spread.
