@@ -68,8 +68,9 @@ impl<T: Real, const W: usize> WideNode<T, W> {
                 (hi - lo) * T::lit(1e-4) + (lo.abs() + hi.abs()) * T::lit(8.0) * T::epsilon() + T::lit(1e-30);
             self.origin[a] = lo - pad;
             self.scale[a] = (hi - lo + pad + pad) / T::lit(254.0);
+            let inv = T::one() / self.scale[a];
             for (lane, b) in boxes.iter().enumerate() {
-                let rel = |x: T| ((x - self.origin[a]) / self.scale[a]).to_f64();
+                let rel = |x: T| ((x - self.origin[a]) * inv).to_f64();
                 let mut ql = rel(b.min()[a]).floor().clamp(0.0, 255.0) as u8;
                 while ql > 0 && self.coord(a, ql) > b.min()[a] {
                     ql -= 1;
@@ -112,28 +113,36 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         let mut out: Vec<WideNode<T, W>> = vec![WideNode::empty()];
         // (binary node to collapse, wide node to fill)
         let mut stack = vec![(0usize, 0usize)];
-        let mut group: Vec<usize> = Vec::with_capacity(W);
+        // Members with their box and the area that orders their opening (−1 for leaves, which
+        // are never opened), computed once per member.
+        let mut group: Vec<(usize, Aabb<T, 3>, T)> = Vec::with_capacity(W + 1);
+        let mut boxes: Vec<Aabb<T, 3>> = Vec::with_capacity(W);
+        let member = |g: usize| {
+            let bx = nodes[g].volume.bounding_aabb();
+            let area = if nodes[g].is_leaf() { -T::one() } else { BoundingVolume::<T, 3>::surface_area(&bx) };
+            (g, bx, area)
+        };
         while let Some((b, w)) = stack.pop() {
             group.clear();
-            group.extend(nodes[b].children());
+            group.extend(nodes[b].children().map(member));
             // Open the interior member with the largest area until W members or all leaves.
             while group.len() < W {
                 let Some((k, _)) = group
                     .iter()
                     .enumerate()
-                    .filter(|(_, &g)| !nodes[g].is_leaf())
-                    .map(|(k, &g)| (k, BoundingVolume::<T, 3>::surface_area(&nodes[g].volume)))
-                    .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(core::cmp::Ordering::Equal))
+                    .filter(|(_, m)| m.2 >= T::zero())
+                    .max_by(|a, b| a.1 .2.partial_cmp(&b.1 .2).unwrap_or(core::cmp::Ordering::Equal))
                 else {
                     break;
                 };
-                let g = group.swap_remove(k);
-                group.extend(nodes[g].children());
+                let (g, _, _) = group.swap_remove(k);
+                group.extend(nodes[g].children().map(member));
             }
             let mut node = WideNode::empty();
-            let boxes: Vec<Aabb<T, 3>> = group.iter().map(|&g| nodes[g].volume.bounding_aabb()).collect();
+            boxes.clear();
+            boxes.extend(group.iter().map(|m| m.1));
             node.quantize(&boxes);
-            for (lane, &g) in group.iter().enumerate() {
+            for (lane, &(g, _, _)) in group.iter().enumerate() {
                 let n = &nodes[g];
                 if n.is_leaf() {
                     node.index[lane] = n.start;
