@@ -139,3 +139,51 @@ fn degenerate_triangles() {
     let p = tri([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]);
     assert!(triangle_triangle(&p, &p).intersects());
 }
+
+/// Regressions found by cd-mid's hostile-input test: the coplanarity snapping used a tolerance
+/// scaled by the coordinates' magnitude but floored at 1, and had no box check first, so small
+/// triangles far from the origin (f32 near 1e8) and tiny triangles (1e-6) were snapped coplanar
+/// and reported touching though they are apart.
+#[test]
+fn far_and_tiny_disjoint_triangles_are_not_snapped_together() {
+    let t = |a: [f32; 3], b: [f32; 3], c: [f32; 3]| {
+        Triangle::new(Point3::from(a), Point3::from(b), Point3::from(c)).unwrap()
+    };
+    // Far: the boxes are apart in y (49,999,988..49,999,990 against 50,000,010..50,000,012).
+    let a = t(
+        [99999980.0, 49999990.0, -29999986.0],
+        [100000020.0, 49999990.0, -29999986.0],
+        [99999990.0, 49999988.0, -29999998.0],
+    );
+    let b = t(
+        [99999990.0, 50000010.0, -29999986.0],
+        [99999990.0, 50000012.0, -30000000.0],
+        [99999980.0, 50000010.0, -29999980.0],
+    );
+    assert!(!triangle_triangle(&a, &b).intersects());
+    // Tiny: apart by far more than rounding (their minimal enclosing balls do not meet).
+    let a = t(
+        [1.3452095e-7, -1.8164253e-6, -3.5596153e-7],
+        [8.606866e-7, -2.644607e-6, 1.513231e-7],
+        [1.2802866e-6, -2.1719345e-6, -3.4240327e-7],
+    );
+    let b = t(
+        [1.6367768e-6, -2.2011552e-6, 1.0333365e-7],
+        [1.060004e-6, -2.2274635e-6, 5.493018e-7],
+        [1.9648896e-6, -2.3850373e-6, 7.613008e-7],
+    );
+    assert!(!triangle_triangle(&a, &b).intersects());
+    // The same shapes scaled up to unit size behave the same (the test is scale-invariant now).
+    let s = |p: [f32; 3]| [p[0] * 1e6, p[1] * 1e6, p[2] * 1e6];
+    let a2 = t(
+        s([1.3452095e-7, -1.8164253e-6, -3.5596153e-7]),
+        s([8.606866e-7, -2.644607e-6, 1.513231e-7]),
+        s([1.2802866e-6, -2.1719345e-6, -3.4240327e-7]),
+    );
+    let b2 = t(
+        s([1.6367768e-6, -2.2011552e-6, 1.0333365e-7]),
+        s([1.060004e-6, -2.2274635e-6, 5.493018e-7]),
+        s([1.9648896e-6, -2.3850373e-6, 7.613008e-7]),
+    );
+    assert!(!triangle_triangle(&a2, &b2).intersects());
+}

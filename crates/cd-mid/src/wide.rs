@@ -198,13 +198,16 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         stack.clear();
         stack.push((T::zero(), 0));
         let mut volume_tests = 0u64;
+        // Box entries are compared with the best hit so far with a few ulps of slack: rounding
+        // in the slab arithmetic can put a box's entry just past a hit that lies inside it.
+        let slack = T::one() + T::lit(8.0) * T::epsilon();
         while let Some((entry, n)) = stack.pop() {
-            if entry > limit {
+            if entry > limit * slack {
                 continue;
             }
             let node = &self.nodes[n as usize];
             volume_tests += W as u64;
-            let (t_near, hit) = lanes.test(node, limit);
+            let (t_near, hit) = lanes.test(node, limit * slack);
             // Children hit, sorted far to near so the nearest is popped first.
             let mut order: [(T, usize); W] = [(T::zero(), 0); W];
             let mut k = 0;
@@ -221,7 +224,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             }
             // Leaves are visited at once, nearest first; interior children are pushed.
             for &(t, lane) in order[..k].iter().rev() {
-                if node.count[lane] & LEAF != 0 && t <= limit {
+                if node.count[lane] & LEAF != 0 && t <= limit * slack {
                     visit_range(node.index[lane], node.count[lane] & !LEAF, &mut limit, ws);
                 }
             }

@@ -831,3 +831,80 @@ fn parallel_builds_equal_serial_builds() {
         }
     }
 }
+
+/// Every builder and volume type on hostile inputs — huge coordinates near the f32 limit, tiny
+/// triangles, identical and zero-area triangles — builds, validates and answers like brute
+/// force, without panicking.
+fn check_hostile<B: HierarchyVolume<f32, 3>>(mesh: &TriMesh<f32>, rays: &[Ray<f32, 3>]) {
+    let brute: Vec<(u32, u32)> = (0..mesh.len() as u32)
+        .flat_map(|i| (0..mesh.len() as u32).map(move |j| (i, j)))
+        .filter(|&(i, j)| {
+            triangle_triangle(&mesh.triangle(i as usize), &mesh.triangle(j as usize)).intersects()
+        })
+        .collect();
+    let mut ws = QueryWorkspace::new();
+    for config in configs() {
+        let m: MeshBvh<f32, B> = MeshBvh::with_config(mesh.clone(), &config).unwrap();
+        m.bvh().validate(m.mesh()).unwrap();
+        let got = m.overlapping_triangles(&m, &Motion::identity(), &mut ws);
+        if got != brute {
+            let missing: Vec<_> = brute.iter().filter(|p| got.binary_search(p).is_err()).take(3).collect();
+            let extra: Vec<_> = got.iter().filter(|p| brute.binary_search(p).is_err()).take(3).collect();
+            panic!(
+                "{} {:?}: {} got vs {} brute; missing {missing:?} extra {extra:?}",
+                B::name(),
+                config.builder,
+                got.len(),
+                brute.len()
+            );
+        }
+        for ray in rays {
+            let expect = (0..mesh.len())
+                .filter_map(|i| ray_triangle_watertight(ray, &mesh.triangle(i)).map(|h| h.t))
+                .filter(|t| *t <= ray.max_t())
+                .fold(None, |m: Option<f32>, t| Some(m.map_or(t, |m| m.min(t))));
+            assert_eq!(m.cast_ray(ray, &mut ws).map(|h| h.t), expect, "{} {:?}", B::name(), config.builder);
+        }
+    }
+}
+
+#[test]
+fn hostile_inputs_build_and_query_like_brute_force() {
+    let mut rng = Rng(404);
+    let mut tri = |c: Point3<f64>, s: f64| {
+        let p = |rng: &mut Rng| (c + rng.point(s).coords).cast::<f32>();
+        let (a, b, d) = (p(&mut rng), p(&mut rng), p(&mut rng));
+        Triangle::new(a, b, d).unwrap()
+    };
+    // Huge coordinates: clusters near ±1e8 with unit-sized triangles.
+    let huge: Vec<Triangle<f32, 3>> =
+        (0..300).map(|k| tri(Point3::new(if k % 2 == 0 { 1e8 } else { -1e8 }, 5e7, -3e7), 20.0)).collect();
+    // Tiny triangles packed in a tiny box.
+    let tiny: Vec<Triangle<f32, 3>> = (0..300).map(|_| tri(Point3::new(1e-6, -2e-6, 0.0), 1e-6)).collect();
+    // Identical zero-area triangles (a segment repeated) and identical points.
+    let seg =
+        Triangle::new(Point3::new(0.0f32, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0), Point3::new(0.5, 0.5, 0.5))
+            .unwrap();
+    let pt =
+        Triangle::new(Point3::new(2.0f32, 2.0, 2.0), Point3::new(2.0, 2.0, 2.0), Point3::new(2.0, 2.0, 2.0))
+            .unwrap();
+    let degenerate: Vec<Triangle<f32, 3>> = (0..200).map(|k| if k % 2 == 0 { seg } else { pt }).collect();
+    for tris in [huge, tiny, degenerate] {
+        let mesh = TriMesh::from_triangles(&tris).unwrap();
+        let bb = Aabb::from_points(mesh.vertices()).unwrap();
+        let rays: Vec<Ray<f32, 3>> = (0..200)
+            .filter_map(|k| {
+                let o = bb.center()
+                    + bb.half_extents() * 3.0
+                    + Vector3::new(k as f32, 0.0, 0.0).scale(bb.half_extents().norm() * 1e-3);
+                let target =
+                    bb.center() + bb.half_extents().component_mul(&rng.point(1.0).coords.cast::<f32>());
+                Ray::new(o, target - o).ok()
+            })
+            .collect();
+        check_hostile::<Aabb<f32, 3>>(&mesh, &rays);
+        check_hostile::<Ball<f32, 3>>(&mesh, &rays);
+        check_hostile::<Obb<f32, 3>>(&mesh, &rays);
+        check_hostile::<Dop18<f32>>(&mesh, &rays);
+    }
+}

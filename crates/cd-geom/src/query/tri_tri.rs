@@ -90,12 +90,27 @@ fn plane_cut_interval<T: Real>(
 /// Touching counts as intersecting. Zero-area triangles are handled as the segments or points
 /// they are. O(1).
 pub fn triangle_triangle<T: Real>(t1: &Triangle<T, 3>, t2: &Triangle<T, 3>) -> TriTriIntersection<T> {
+    // Triangles whose boxes are apart cannot meet. Checked exactly first because the snapping
+    // below uses a tolerance scaled by the coordinates' magnitude: far from the origin (f32
+    // near 1e8) it exceeds a small triangle's size, and disjoint triangles would otherwise be
+    // snapped coplanar and reported touching.
+    for i in 0..3 {
+        let (v1, v2) = (t1.vertices().map(|p| p[i]), t2.vertices().map(|p| p[i]));
+        let (lo1, hi1) = (v1[0].min(v1[1]).min(v1[2]), v1[0].max(v1[1]).max(v1[2]));
+        let (lo2, hi2) = (v2[0].min(v2[1]).min(v2[2]), v2[0].max(v2[1]).max(v2[2]));
+        if hi1 < lo2 || hi2 < lo1 {
+            return TriTriIntersection::Disjoint;
+        }
+    }
+    // The snapping tolerance is relative to the coordinates' magnitude (the rounding of a plane
+    // distance is), with no floor: a floor at 1 made every triangle smaller than ~1e-5 (in f32)
+    // "coplanar" with its neighbours and reported touching.
     let scale = t1
         .vertices()
         .iter()
         .chain(t2.vertices().iter())
         .map(|p| p.coords.amax())
-        .fold(T::one(), |a, b| a.max(b));
+        .fold(T::zero(), |a, b| a.max(b));
     let n2 = t2.scaled_normal();
     let d2 = -n2.dot(&t2.a().coords);
     let du = plane_distances(&n2, d2, t1, scale);

@@ -115,8 +115,11 @@ fn traverse<T, const D: usize, B, N>(
     if let Some(t0) = root.volume().ray_entry(&prepared, limit) {
         stack.push((t0, 0));
     }
+    // Box entries are compared with the current limit with a few ulps of slack: rounding in
+    // the slab arithmetic can put a box's entry just past a hit that lies inside it.
+    let slack = T::one() + T::lit(8.0) * T::epsilon();
     'nodes: while let Some((entry, n)) = stack.pop() {
-        if entry > limit {
+        if entry > limit * slack {
             continue;
         }
         let node = &nodes[n as usize];
@@ -134,8 +137,8 @@ fn traverse<T, const D: usize, B, N>(
         let first = children.start;
         volume_tests += children.len() as u64;
         if children.len() == 2 {
-            let tl = nodes[first].volume().ray_entry(&prepared, limit);
-            let tr = nodes[first + 1].volume().ray_entry(&prepared, limit);
+            let tl = nodes[first].volume().ray_entry(&prepared, limit * slack);
+            let tr = nodes[first + 1].volume().ray_entry(&prepared, limit * slack);
             match (tl, tr) {
                 (Some(a), Some(b)) => {
                     let (near, far) =
@@ -151,7 +154,7 @@ fn traverse<T, const D: usize, B, N>(
             // Wide nodes: push hits farthest first.
             let base = stack.len();
             for c in children {
-                if let Some(t) = nodes[c].volume().ray_entry(&prepared, limit) {
+                if let Some(t) = nodes[c].volume().ray_entry(&prepared, limit * slack) {
                     stack.push((t, c as u32));
                 }
             }
