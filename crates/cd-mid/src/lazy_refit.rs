@@ -25,6 +25,10 @@ pub struct LazyRefit<T: Real, const D: usize, B> {
     /// Nodes at this depth are refitted eagerly from their primitives; deeper ones lazily.
     eager_depth: u32,
     stale: Vec<bool>,
+    /// Per-node refitted volumes of the current query (kept between queries: no allocation
+    /// per query once grown).
+    cache: Vec<Option<B>>,
+    scratch: Vec<Point<T, D>>,
 }
 
 impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> LazyRefit<T, D, B> {
@@ -39,7 +43,7 @@ impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> LazyRefit<T, D, B> {
         }
         let max = depth.iter().copied().max().unwrap_or(0);
         let stale = vec![false; nodes.len()];
-        LazyRefit { bvh, depth, eager_depth: max / 2, stale }
+        LazyRefit { bvh, depth, eager_depth: max / 2, stale, cache: Vec::new(), scratch: Vec::new() }
     }
 
     /// The hierarchy (deep volumes may be stale until a query refits them).
@@ -102,9 +106,11 @@ impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> LazyRefit<T, D, B> {
         if b_nodes.is_empty() {
             return out;
         }
-        let mut refreshed: Vec<(usize, B)> = Vec::new();
-        let mut cache: Vec<Option<B>> = vec![None; self.bvh.nodes().len()];
-        let mut scratch: Vec<Point<T, D>> = Vec::new();
+        let mut refreshed: Vec<usize> = Vec::new();
+        let mut cache = core::mem::take(&mut self.cache);
+        cache.clear();
+        cache.resize(self.bvh.nodes().len(), None);
+        let mut scratch = core::mem::take(&mut self.scratch);
         {
             let (bvh, stale) = (&self.bvh, &self.stale);
             let nodes = bvh.nodes();
@@ -116,7 +122,7 @@ impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> LazyRefit<T, D, B> {
                         // the node's old volume is the conservative fallback if it did.
                         let v = fit_node(bvh, x, prims, &mut scratch).unwrap_or(*nodes[x].volume());
                         cache[x] = Some(v);
-                        refreshed.push((x, v));
+                        refreshed.push(x);
                     }
                     cache[x].as_ref().unwrap_or(nodes[x].volume())
                 } else {
@@ -133,10 +139,14 @@ impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> LazyRefit<T, D, B> {
             descend_from((nodes, bvh.primitive_order()), (b_nodes, b_order), 0, 0, ws, &mut test, &mut leaf);
         }
         ws.stats.volume_updates += refreshed.len() as u64;
-        for (i, v) in refreshed {
-            self.bvh.set_volume(i, v);
-            self.stale[i] = false;
+        for i in refreshed {
+            if let Some(v) = cache[i] {
+                self.bvh.set_volume(i, v);
+                self.stale[i] = false;
+            }
         }
+        self.cache = cache;
+        self.scratch = scratch;
         out.sort_unstable();
         out
     }

@@ -33,6 +33,9 @@ struct Entry {
 pub struct Front {
     entries: Vec<Entry>,
     next: Vec<Entry>,
+    /// Work lists kept between calls so a frame allocates nothing once they have grown.
+    stack: Vec<Entry>,
+    hits: Vec<bool>,
 }
 
 impl Front {
@@ -126,8 +129,8 @@ where
     }
     let mut next = core::mem::take(&mut front.next);
     next.clear();
-    let mut stack: Vec<Entry> = Vec::new();
-    let mut hits: Vec<bool> = Vec::new();
+    let mut stack = core::mem::take(&mut front.stack);
+    let mut hits = core::mem::take(&mut front.hits);
     let entries = &front.entries;
     let mut i = 0;
     while i < entries.len() {
@@ -192,6 +195,8 @@ where
     // lifted next frame, however the descent interleaved them.
     next.sort_unstable_by_key(|e| (e.parent, e.a, e.b));
     front.next = core::mem::replace(&mut front.entries, next);
+    front.stack = stack;
+    front.hits = hits;
     out.sort_unstable();
     out
 }
