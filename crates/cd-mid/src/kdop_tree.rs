@@ -21,6 +21,7 @@ use crate::motion::Motion;
 use crate::node::BvhNode;
 use crate::primitives::Primitives;
 use crate::query::{pairs::descend_from, QueryWorkspace};
+use crate::volume::kdop_of_moved_axis_box;
 use cd_bv::{convex_hull, Hull};
 use cd_geom::{triangle_triangle, Kdop, Point, Real, SupportMap, Triangle, Vector};
 use core::ops::ControlFlow;
@@ -104,26 +105,7 @@ impl<T: Real, const N: usize> KdopTree<T, N> {
         let volume = self.bvh.nodes()[node].volume();
         let dirs = volume.directions();
         match update {
-            DopUpdate::Approximate => {
-                let mut lo = [T::infinity(); N];
-                let mut hi = [-T::infinity(); N];
-                for bits in 0..8usize {
-                    let c = Point::from(Vector::<T, 3>::from_fn(|i, _| {
-                        if bits >> i & 1 == 1 {
-                            volume.max()[i]
-                        } else {
-                            volume.min()[i]
-                        }
-                    }));
-                    let p = motion.transform_point(&c);
-                    for k in 0..N {
-                        let s = dirs[k].dot(&p.coords);
-                        lo[k] = lo[k].min(s);
-                        hi[k] = hi[k].max(s);
-                    }
-                }
-                (lo, hi)
-            }
+            DopUpdate::Approximate => kdop_of_moved_axis_box(volume, motion),
             DopUpdate::Tight => {
                 let hull = &self.hulls[node];
                 let rt = motion.rotation.transpose();

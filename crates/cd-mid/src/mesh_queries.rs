@@ -108,30 +108,34 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     /// The closest hit of `ray` (within its `max_t`), watertight and double-sided; traverses
     /// the 8-wide copy of the tree.
     pub fn cast_ray(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Option<MeshRayHit<T>> {
-        let mut best: Option<MeshRayHit<T>> = None;
-        self.wide.ray_closest(ray, ws, |tri, limit| {
-            let h = ray_triangle_watertight(ray, self.tri(tri))?;
-            if h.t <= limit && best.is_none_or(|b| h.t < b.t) {
-                best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
-            }
-            Some(h.t)
-        });
+        let mut best = None;
+        self.wide.ray_closest(ray, ws, self.closest_hit_leaf(ray, &mut best));
         best
     }
 
     /// The closest hit by the binary tree's traversal (the scalar reference the wide one is
     /// tested against).
     pub fn cast_ray_binary(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Option<MeshRayHit<T>> {
-        let mut best: Option<MeshRayHit<T>> = None;
+        let mut best = None;
         let (nodes, order) = self.tree();
-        query::ray_closest(nodes, order, ray, ws, |tri, limit| {
+        query::ray_closest(nodes, order, ray, ws, self.closest_hit_leaf(ray, &mut best));
+        best
+    }
+
+    /// The closest-hit leaf test: a triangle's hit parameter, remembering the nearest hit with
+    /// its barycentric coordinates in `best`.
+    fn closest_hit_leaf<'a>(
+        &'a self,
+        ray: &'a Ray<T, 3>,
+        best: &'a mut Option<MeshRayHit<T>>,
+    ) -> impl FnMut(u32, T) -> Option<T> + 'a {
+        move |tri, limit| {
             let h = ray_triangle_watertight(ray, self.tri(tri))?;
             if h.t <= limit && best.is_none_or(|b| h.t < b.t) {
-                best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
+                *best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             }
             Some(h.t)
-        });
-        best
+        }
     }
 
     /// Does `ray` hit the mesh within its `max_t`? Stops at the first hit found.

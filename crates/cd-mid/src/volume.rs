@@ -415,7 +415,17 @@ fn moved_kdop<T: Real, const D: usize, const N: usize>(
         let hi = core::array::from_fn(|k| other.max()[k] + dirs[k].dot(&m.translation));
         return (lo, hi);
     }
-    let b = kdop_axis_box(other);
+    kdop_of_moved_axis_box(other, m)
+}
+
+/// The slabs, in the DOP's directions, of the corners of a DOP's axis box carried by `m`: the
+/// approximate rotation update of a k-DOP (shared with [`KdopTree`](crate::KdopTree)).
+pub(crate) fn kdop_of_moved_axis_box<T: Real, const D: usize, const N: usize>(
+    dop: &Kdop<T, D, N>,
+    m: &Motion<T, D>,
+) -> ([T; N], [T; N]) {
+    let dirs = dop.directions();
+    let b = kdop_axis_box(dop);
     let mut lo = [T::infinity(); N];
     let mut hi = [-T::infinity(); N];
     for bits in 0..(1usize << D) {

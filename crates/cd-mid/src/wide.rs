@@ -19,7 +19,7 @@ use crate::bvh::Bvh;
 use crate::node::BvhNode;
 use crate::query::QueryWorkspace;
 use crate::volume::HierarchyVolume;
-use cd_geom::{Aabb, BoundingVolume, Ray, Real};
+use cd_geom::{Aabb, BoundingVolume, PreparedRay, Ray, Real};
 
 /// Set in a lane's `count` when the lane is a leaf (its primitives are
 /// `order[index..index + count]`); otherwise `index` is a child node.
@@ -250,17 +250,12 @@ struct RayLanes<T: Real> {
 
 impl<T: Real> RayLanes<T> {
     fn new(ray: &Ray<T, 3>) -> Self {
-        let mut parallel = [false; 3];
-        let inv_dir = core::array::from_fn(|a| {
-            let inv = T::one() / ray.dir()[a];
-            if inv.is_finite() {
-                inv
-            } else {
-                parallel[a] = true;
-                T::zero()
-            }
-        });
-        RayLanes { origin: core::array::from_fn(|a| ray.origin()[a]), inv_dir, parallel }
+        let p = PreparedRay::new(ray);
+        RayLanes {
+            origin: core::array::from_fn(|a| p.origin()[a]),
+            inv_dir: core::array::from_fn(|a| p.inv_dir()[a]),
+            parallel: core::array::from_fn(|a| p.is_parallel(a)),
+        }
     }
 
     /// Entry parameters and hit flags of the ray against the node's `W` boxes within

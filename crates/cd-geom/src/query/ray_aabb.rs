@@ -32,6 +32,26 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
         PreparedRay { origin: *ray.origin(), inv_dir, parallel, max_t: ray.max_t() }
     }
 
+    /// The ray's origin.
+    #[inline(always)]
+    pub fn origin(&self) -> &Point<T, D> {
+        &self.origin
+    }
+
+    /// `1 / dir` per axis (0 on the axes the ray runs parallel to; see
+    /// [`is_parallel`](Self::is_parallel)).
+    #[inline(always)]
+    pub fn inv_dir(&self) -> &Vector<T, D> {
+        &self.inv_dir
+    }
+
+    /// Does the ray run parallel to axis `i` (zero direction component, or one whose inverse
+    /// overflows)? Slab tests on that axis are an inside/outside comparison of the origin.
+    #[inline(always)]
+    pub fn is_parallel(&self, i: usize) -> bool {
+        self.parallel[i]
+    }
+
     /// Entry parameter into the box `[lo, hi]` within `[0, max_t]` (touching counts), `None`
     /// on a miss: the bare slab test hierarchy traversals run per node, without the entry axis
     /// [`ray_aabb_interval`] also tracks. O(D), no division.

@@ -3,6 +3,7 @@
 //! bound is not below the best distance found so far is skipped, and the nearer child (pair) is
 //! visited first so the bound tightens early.
 
+use super::pairs::splits_a;
 use super::QueryWorkspace;
 use crate::motion::Motion;
 use crate::node::BvhNode;
@@ -119,8 +120,7 @@ where
             }
             continue;
         }
-        let split_a =
-            nb.is_leaf() || (!na.is_leaf() && na.volume().surface_area() >= nb.volume().surface_area());
+        let split_a = splits_a(na, nb);
         let base = stack.len();
         if split_a {
             for c in na.children() {

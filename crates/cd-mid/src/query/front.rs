@@ -12,6 +12,7 @@
 //! The descent rule (split the node with the larger surface area) must give the same tree every
 //! frame: it does for rigid motion. After refitting either hierarchy, call [`Front::reset`].
 
+use super::pairs::{collect_leaf_pairs, splits_a};
 use super::QueryWorkspace;
 use crate::motion::Motion;
 use crate::node::BvhNode;
@@ -58,15 +59,6 @@ impl Front {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-}
-
-/// Does the descent split A's node of this pair (rather than B's)?
-#[inline]
-fn splits_a<B: HierarchyVolume<T, D>, T: Real, const D: usize, NA: BvhNode<B>, NB: BvhNode<B>>(
-    na: &NA,
-    nb: &NB,
-) -> bool {
-    nb.is_leaf() || (!na.is_leaf() && na.volume().surface_area() >= nb.volume().surface_area())
 }
 
 /// The pair the descent from the roots refines into `target` (replayed from the roots, using
@@ -164,14 +156,7 @@ where
             while let Some(e) = stack.pop() {
                 let (na, nb) = (&a_nodes[e.a as usize], &b_nodes[e.b as usize]);
                 if na.is_leaf() && nb.is_leaf() {
-                    for &pa in &a_order[na.primitives()] {
-                        for &pb in &b_order[nb.primitives()] {
-                            ws.stats.primitive_tests += 1;
-                            if overlap(pa, pb) {
-                                out.push((pa, pb));
-                            }
-                        }
-                    }
+                    collect_leaf_pairs((na, a_order), (nb, b_order), ws, &mut overlap, &mut out);
                     next.push(e);
                     continue;
                 }

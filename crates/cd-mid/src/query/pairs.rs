@@ -39,6 +39,36 @@ where
     }
 }
 
+/// The descent rule every pair traversal shares (front tracking relies on it giving the same
+/// tree every time): split A's node unless B's is the only interior one or has the larger
+/// surface area.
+#[inline]
+pub(crate) fn splits_a<T: Real, const D: usize, B: HierarchyVolume<T, D>, NA: BvhNode<B>, NB: BvhNode<B>>(
+    na: &NA,
+    nb: &NB,
+) -> bool {
+    nb.is_leaf() || (!na.is_leaf() && na.volume().surface_area() >= nb.volume().surface_area())
+}
+
+/// Runs the leaf test on every primitive pair of two leaves, collecting the pairs it accepts.
+#[inline]
+pub(crate) fn collect_leaf_pairs<T, B, NA: BvhNode<B>, NB: BvhNode<B>>(
+    (na, a_order): (&NA, &[u32]),
+    (nb, b_order): (&NB, &[u32]),
+    ws: &mut QueryWorkspace<T>,
+    overlap: &mut impl FnMut(u32, u32) -> bool,
+    out: &mut Vec<(u32, u32)>,
+) {
+    for &pa in &a_order[na.primitives()] {
+        for &pb in &b_order[nb.primitives()] {
+            ws.stats.primitive_tests += 1;
+            if overlap(pa, pb) {
+                out.push((pa, pb));
+            }
+        }
+    }
+}
+
 /// The descent shared by model-vs-model, the k-DOP tree and the cross terms of
 /// self-collision: a stack of overlapping node pairs; a pair of leaves runs the leaf test on its
 /// primitives, otherwise the larger node (by surface area; an interior node before a leaf) is
@@ -79,8 +109,8 @@ where
                     }
                 }
             }
-            (a_leaf, b_leaf) => {
-                let split_a = b_leaf || (!a_leaf && na.volume().surface_area() >= nb.volume().surface_area());
+            _ => {
+                let split_a = splits_a(na, nb);
                 if split_a {
                     for c in na.children().rev() {
                         ws.stats.volume_tests += 1;

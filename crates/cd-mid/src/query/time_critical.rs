@@ -4,6 +4,7 @@
 //! overlapping — a uniform, coarser-than-exact answer — and says whether it finished. With an
 //! unlimited budget it equals the full query.
 
+use super::pairs::{collect_leaf_pairs, splits_a};
 use super::QueryWorkspace;
 use crate::motion::Motion;
 use crate::node::BvhNode;
@@ -67,18 +68,10 @@ where
     while let Some((x, y)) = queue.pop() {
         let (na, nb) = (&a_nodes[x as usize], &b_nodes[y as usize]);
         if na.is_leaf() && nb.is_leaf() {
-            for &pa in &a_order[na.primitives()] {
-                for &pb in &b_order[nb.primitives()] {
-                    ws.stats.primitive_tests += 1;
-                    if overlap(pa, pb) {
-                        result.pairs.push((pa, pb));
-                    }
-                }
-            }
+            collect_leaf_pairs((na, a_order), (nb, b_order), ws, &mut overlap, &mut result.pairs);
             continue;
         }
-        let split_a =
-            nb.is_leaf() || (!na.is_leaf() && na.volume().surface_area() >= nb.volume().surface_area());
+        let split_a = splits_a(na, nb);
         let children = if split_a { na.children() } else { nb.children() };
         if spent + children.len() as u64 > budget {
             queue.push((x, y), area(x, y));
