@@ -13,7 +13,9 @@
 //! (incident edge, side plane) crossing produced the point, so they persist while the boxes
 //! slide.
 
-use cd_geom::{closest_points_between_segments, Contact, ContactStatus, Obb, Point, Real, Vector};
+use cd_geom::{
+    closest_points_between_segments, Contact, ContactStatus, Obb, Point, Real, SupportMap, Vector,
+};
 
 use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig};
 use crate::manifold::{Manifold, ManifoldPoint};
@@ -67,13 +69,26 @@ pub fn box_box_contact<T: Real>(
             return Some(c);
         }
     }
-    let sat = obb_obb_sat(a, b, prediction.min(T::zero()), cache);
-    if sat.separation > prediction.min(T::zero()) {
+    // GJK found the boxes touching to within its tolerance; SAT may still see a gap of a few
+    // ulps, which is a contact as long as it is within the prediction.
+    let limit = prediction.max(T::zero());
+    let sat = obb_obb_sat(a, b, limit, cache);
+    if sat.separation > limit {
         return None;
     }
     let mut m = Manifold::new(sat.normal);
-    clip_feature(a, b, &sat, T::zero(), &mut m);
-    let mut c = m.deepest_contact(ContactStatus::Converged)?;
+    clip_feature(a, b, &sat, sat.separation.max(T::zero()), &mut m);
+    let mut c = m.deepest_contact(ContactStatus::Converged).unwrap_or_else(|| {
+        // Clipping a grazing contact can leave no point: the supports along the normal touch.
+        let (point_a, point_b) = (a.support(&sat.normal), b.support(&-sat.normal));
+        Contact {
+            point_a,
+            point_b,
+            normal: sat.normal,
+            distance: sat.separation,
+            status: ContactStatus::Converged,
+        }
+    });
     // The depth is SAT's (exact); the clipped points agree with it to rounding.
     c.distance = sat.separation;
     Some(c)

@@ -160,6 +160,14 @@ pub enum NarrowError {
     },
     /// The prediction distance was NaN.
     InvalidPrediction,
+    /// A distance query found no contact although its prediction was unlimited (a numerical
+    /// corner the pair's algorithm did not settle; never expected, reported instead of a panic).
+    Unresolved {
+        /// First shape's kind.
+        a: &'static str,
+        /// Second shape's kind.
+        b: &'static str,
+    },
 }
 
 impl fmt::Display for NarrowError {
@@ -167,6 +175,7 @@ impl fmt::Display for NarrowError {
         match self {
             NarrowError::Unsupported { a, b } => write!(f, "no narrow-phase query between a {a} and a {b}"),
             NarrowError::InvalidPrediction => f.write_str("the prediction distance is NaN"),
+            NarrowError::Unresolved { a, b } => write!(f, "no distance found between a {a} and a {b}"),
         }
     }
 }
@@ -309,7 +318,9 @@ pub fn distance<T: Real>(
     b: Shape<'_, T>,
     cache: &mut PairCache<T>,
 ) -> Result<Contact<T, 3>, NarrowError> {
-    contact(a, b, T::infinity(), cache).map(|c| c.expect("an infinite prediction keeps every contact"))
+    // Every pair path keeps its contact under an unlimited prediction; should one ever fail
+    // to, the caller gets a typed error rather than a panic.
+    contact(a, b, T::infinity(), cache)?.ok_or(NarrowError::Unresolved { a: a.name(), b: b.name() })
 }
 
 /// The contact manifold of `a` and `b` (empty when farther apart than `prediction`): box/box,

@@ -204,5 +204,5 @@ pub fn distance_2d<T: Real>(
     b: Shape2<'_, T>,
     cache: &mut PairCache2<T>,
 ) -> Result<Contact<T, 2>, NarrowError> {
-    contact_2d(a, b, T::infinity(), cache).map(|c| c.expect("an infinite prediction keeps every contact"))
+    contact_2d(a, b, T::infinity(), cache)?.ok_or(NarrowError::Unresolved { a: "2D shape", b: "2D shape" })
 }

@@ -246,3 +246,26 @@ fn box_resting_on_a_triangle_gets_four_points() {
         );
     }
 }
+
+/// Regression (found by cd-ccd's oracle): boxes touching to within rounding made GJK report
+/// "intersecting" while SAT saw a gap of a few ulps, and `distance` panicked ("an infinite
+/// prediction keeps every contact"). Every touching configuration must give a distance.
+#[test]
+fn touching_boxes_always_have_a_distance() {
+    let mut rng = Rng(77);
+    for case in 0..2000 {
+        let a = random_box(&mut rng, 3.0);
+        let b0 = random_box(&mut rng, 0.0);
+        // Place B against A along A's face normal (or an arbitrary direction) so that their
+        // projections on n touch exactly (up to rounding).
+        let n = if case % 2 == 0 { a.axis(case % 3) } else { rng.vector::<3>(-1.0, 1.0).normalize() };
+        let radius =
+            |bx: &Obb<f64, 3>| (0..3).map(|k| (bx.axis(k).dot(&n) * bx.half_extents()[k]).abs()).sum::<f64>();
+        let center = a.center() + n * (radius(&a) + radius(&b0));
+        let b = Obb::new(center, *b0.axes(), *b0.half_extents()).unwrap();
+        let c = distance(Shape::Box(&a), Shape::Box(&b), &mut PairCache::default()).unwrap();
+        // Their projections on n touch, so they do not overlap; they touch unless a corner of
+        // B sticks out past A's side (then an edge pair is closest).
+        assert!(c.distance.is_finite() && c.distance > -1e-9, "case {case}: {c:?}");
+    }
+}

@@ -30,7 +30,7 @@ pub use line::Line;
 pub use lozenge::Lozenge;
 pub use obb::Obb;
 pub use plane::Plane;
-pub(crate) use polygon::projection_axes;
+pub use polygon::projection_axes;
 pub use polygon::Polygon;
 pub(crate) use polyhedron::linear_support;
 pub use polyhedron::{ConvexPolyhedron, Edge, Face};

@@ -30,9 +30,16 @@ pub(crate) fn embed3<T: Real, const D: usize>(p: &Point<T, D>) -> Vector3<T> {
 }
 
 /// The two coordinate axes to keep when projecting a polygon with normal `n` to 2D: the axes
-/// other than `n`'s largest component, which maximizes the projected area.
+/// other than `n`'s largest component, which maximizes the projected area (used with
+/// [`crate::crossings_test`] for point-in-polygon tests in 3D).
+///
+/// ```
+/// use cd_geom::projection_axes;
+/// use nalgebra::Vector3;
+/// assert_eq!(projection_axes(&Vector3::new(0.1f64, -0.9, 0.2)), (2, 0)); // drop y
+/// ```
 #[inline]
-pub(crate) fn projection_axes<T: Real>(n: &Vector3<T>) -> (usize, usize) {
+pub fn projection_axes<T: Real>(n: &Vector3<T>) -> (usize, usize) {
     let a = n.abs();
     if a.x >= a.y && a.x >= a.z {
         (1, 2)

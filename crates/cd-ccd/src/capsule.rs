@@ -1,0 +1,244 @@
+//! Moving capsules against planes, half-spaces and triangles.
+//!
+//! A capsule is a segment grown by a radius, so under translation its first contact is found
+//! from the distance between its axis and the obstacle:
+//!
+//! * against a plane the distance is linear along the axis, so one of the two end spheres
+//!   touches first (both at once when the axis is parallel to the plane);
+//! * against a triangle the closest points of a segment and a triangle are endpoint/face or
+//!   segment/edge pairs, so the first contact is the earliest of: an end sphere against the
+//!   triangle (puffy sum, [`crate::sphere_triangle`]), a triangle vertex against the capsule's
+//!   side, and the axis against an edge — the face of the parallelogram `edge ⊕ (−axis)`
+//!   offset by the radius.
+
+use nalgebra::{Point3, Vector3};
+
+use cd_geom::{
+    closest_points_between_segments, closest_points_segment_triangle, Capsule, Plane, Point, Real, Triangle,
+};
+
+use crate::motion::LinearMotion;
+use crate::sphere::moved;
+use crate::swept_sphere::{cylinder_side_entry, Face};
+use crate::toi::{unit_or_zero, Earliest, Toi, ToiStatus};
+
+/// Capsule A moving against plane B, seen as a two-sided surface (like
+/// [`crate::sphere_plane`]). Exact; O(D).
+///
+/// ```
+/// use cd_ccd::{capsule_plane, LinearMotion};
+/// use cd_geom::{Capsule, Plane};
+/// use nalgebra::{Point3, Vector3};
+/// // A tilted capsule: its lower end (y = 3, radius 0.5) reaches the floor first.
+/// let cap = Capsule::new(Point3::new(0.0f64, 3.0, 0.0), Point3::new(1.0, 5.0, 0.0), 0.5).unwrap();
+/// let floor = Plane::new(Vector3::y(), 0.0).unwrap();
+/// let m = LinearMotion::of_a(Vector3::new(0.0, -5.0, 0.0), 1.0).unwrap();
+/// let hit = capsule_plane(&cap, &floor, &m).unwrap();
+/// assert!((hit.time - 0.5).abs() < 1e-12);
+/// assert!((hit.point_b - Point3::new(0.0, 0.0, 0.0)).norm() < 1e-12);
+/// ```
+pub fn capsule_plane<T: Real, const D: usize>(
+    capsule: &Capsule<T, D>,
+    plane: &Plane<T, D>,
+    motion: &LinearMotion<T, D>,
+) -> Option<Toi<T, D>> {
+    // The side the capsule is on decides which way the normal points; a capsule whose axis
+    // crosses the plane has one end at a negative distance, hence in contact.
+    let side = if plane.signed_distance(capsule.a()) >= T::zero() { T::one() } else { -T::one() };
+    capsule_against_plane(capsule, plane, side, motion)
+}
+
+/// Capsule A moving against the half-space B = `{x : n·x + d ≤ 0}` (like
+/// [`crate::sphere_halfspace`]). Exact; O(D).
+pub fn capsule_halfspace<T: Real, const D: usize>(
+    capsule: &Capsule<T, D>,
+    halfspace: &Plane<T, D>,
+    motion: &LinearMotion<T, D>,
+) -> Option<Toi<T, D>> {
+    capsule_against_plane(capsule, halfspace, T::one(), motion)
+}
+
+/// The shared plane test: the capsule is (or must be) on the side `side · n > 0`.
+fn capsule_against_plane<T: Real, const D: usize>(
+    capsule: &Capsule<T, D>,
+    plane: &Plane<T, D>,
+    side: T,
+    motion: &LinearMotion<T, D>,
+) -> Option<Toi<T, D>> {
+    let r = capsule.radius();
+    let da = side * plane.signed_distance(capsule.a());
+    let db = side * plane.signed_distance(capsule.b());
+    let normal = -*plane.normal() * side; // from the capsule towards the plane
+    let v = motion.relative_velocity();
+    let nearest = da.min(db);
+    let (t, status) = if nearest <= r {
+        (T::zero(), ToiStatus::StartedInContact)
+    } else {
+        let approach = normal.dot(&v);
+        if approach <= T::zero() {
+            return None;
+        }
+        let t = (nearest - r) / approach;
+        if t > motion.max_time() {
+            return None;
+        }
+        (t, ToiStatus::Converged)
+    };
+    // The touching end; both (their midpoint) when the axis is parallel to the plane to
+    // within rounding of the coordinates.
+    let tolerance = T::epsilon() * T::lit(16.0) * (T::one() + da.abs().max(db.abs()));
+    let end = if (da - db).abs() <= tolerance {
+        nalgebra::center(capsule.a(), capsule.b())
+    } else if da < db {
+        *capsule.a()
+    } else {
+        *capsule.b()
+    };
+    let end: Point<T, D> = moved(&end, &v, t);
+    let toi = Toi { time: t, point_a: end + normal * r, point_b: plane.project(&end), normal, status };
+    Some(toi.shifted(motion.offset_b(t)))
+}
+
+/// Capsule A moving against triangle B (two-sided). Exact; O(1): two end spheres against the
+/// triangle, three triangle vertices against the capsule's side and three parallelogram faces
+/// (axis against each edge).
+///
+/// ```
+/// use cd_ccd::{capsule_triangle, LinearMotion};
+/// use cd_geom::{Capsule, Triangle};
+/// use nalgebra::{Point3, Vector3};
+/// let tri = Triangle::new(Point3::new(-1.0f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 0.0, 1.0)).unwrap();
+/// // A vertical capsule above the triangle's edge along x, crossing it sideways: the axis
+/// // meets the edge (the parallelogram case).
+/// let cap = Capsule::new(Point3::new(0.0, -2.0, -3.0), Point3::new(0.0, 2.0, -3.0), 0.25).unwrap();
+/// let m = LinearMotion::of_a(Vector3::new(0.0, 0.0, 5.5), 1.0).unwrap();
+/// let hit = capsule_triangle(&cap, &tri, &m).unwrap();
+/// assert!((hit.time - 2.75 / 5.5).abs() < 1e-12);
+/// assert!((hit.point_b - Point3::new(0.0, 0.0, 0.0)).norm() < 1e-12);
+/// ```
+pub fn capsule_triangle<T: Real>(
+    capsule: &Capsule<T, 3>,
+    tri: &Triangle<T, 3>,
+    motion: &LinearMotion<T, 3>,
+) -> Option<Toi<T, 3>> {
+    let r = capsule.radius();
+    let v = motion.relative_velocity();
+    let start = closest_points_segment_triangle(&capsule.segment(), tri);
+    if start.distance_squared <= r * r {
+        let mut normal = unit_or_zero(start.b - start.a);
+        if normal == Vector3::zeros() {
+            normal = unit_or_zero(tri.scaled_normal());
+        }
+        let toi = Toi {
+            time: T::zero(),
+            point_a: start.a + normal * r,
+            point_b: start.b,
+            normal,
+            status: ToiStatus::StartedInContact,
+        };
+        return Some(toi);
+    }
+    let t = first_contact_time(capsule, tri, &v, motion.max_time())?;
+    let (s0, s1) = (moved(capsule.a(), &v, t), moved(capsule.b(), &v, t));
+    let (on_axis, on_tri) = closest_points_axis_triangle(&s0, &s1, tri);
+    let normal = unit_or_zero(on_tri - on_axis);
+    let toi =
+        Toi { time: t, point_a: on_axis + normal * r, point_b: on_tri, normal, status: ToiStatus::Converged };
+    Some(toi.shifted(motion.offset_b(t)))
+}
+
+/// The earliest of the three families of candidate contacts, for a capsule not touching the
+/// triangle at time 0.
+fn first_contact_time<T: Real>(
+    capsule: &Capsule<T, 3>,
+    tri: &Triangle<T, 3>,
+    v: &Vector3<T>,
+    max_t: T,
+) -> Option<T> {
+    let r = capsule.radius();
+    let (s0, s1) = (*capsule.a(), *capsule.b());
+    let vertices = tri.vertices();
+    let face = Face::triangle(tri, &vertices);
+    let mut best = Earliest::new();
+    // End spheres against the triangle (face, edges, vertices).
+    for end in [s0, s1] {
+        best.keep(face.sphere_entry(&end, v, r, max_t).time());
+    }
+    let back = -v;
+    for (i, x) in vertices.iter().enumerate() {
+        // Triangle vertex against the capsule's side (in the capsule's frame it moves by −v).
+        best.keep(cylinder_side_entry(x, &back, &s0, &s1, r, max_t));
+        // Axis interior against edge interior.
+        best.keep(axis_edge_entry(&s0, &s1, x, &vertices[(i + 1) % 3], v, r, max_t));
+    }
+    best.0
+}
+
+/// First time the axis `[s0, s1] + v t` comes within `r` of edge `[e0, e1]` with both closest
+/// points interior: the offset face of the parallelogram `{e(u) − s(w)}` that the point `v t`
+/// must reach. Ends of either segment are left to the sphere and cylinder tests.
+fn axis_edge_entry<T: Real>(
+    s0: &Point3<T>,
+    s1: &Point3<T>,
+    e0: &Point3<T>,
+    e1: &Point3<T>,
+    v: &Vector3<T>,
+    r: T,
+    max_t: T,
+) -> Option<T> {
+    let de = e1 - e0;
+    let ds = s1 - s0;
+    let cross = de.cross(&ds);
+    let scale = de.norm_squared() * ds.norm_squared();
+    // Parallel segments: every closest pair involves an end, found by the other tests.
+    if cross.norm_squared() <= T::epsilon() * scale {
+        return None;
+    }
+    let n = cross.normalize();
+    let base = e0 - s0; // the parallelogram's corner e(0) − s(0)
+    let s = -n.dot(&base); // signed distance of the origin from its plane
+    let towards = if s >= T::zero() { -n } else { n };
+    let approach = towards.dot(v);
+    if s.abs() <= r || approach <= T::zero() {
+        return None;
+    }
+    let t = (s.abs() - r) / approach;
+    if t > max_t {
+        return None;
+    }
+    // Solve v t + towards r − base = u de − w ds for (u, w).
+    let k = *v * t + towards * r - base;
+    let (a11, a12, a22) = (de.norm_squared(), -de.dot(&ds), ds.norm_squared());
+    let (b1, b2) = (de.dot(&k), -ds.dot(&k));
+    let det = a11 * a22 - a12 * a12;
+    let u = (b1 * a22 - a12 * b2) / det;
+    let w = (a11 * b2 - a12 * b1) / det;
+    let unit = |x: T| x >= T::zero() && x <= T::one();
+    (unit(u) && unit(w)).then_some(t)
+}
+
+/// Closest points of the segment `[s0, s1]` and a triangle it does not cross: an end against
+/// the face or the segment against an edge.
+fn closest_points_axis_triangle<T: Real>(
+    s0: &Point3<T>,
+    s1: &Point3<T>,
+    tri: &Triangle<T, 3>,
+) -> (Point3<T>, Point3<T>) {
+    let vertices = tri.vertices();
+    let face = Face::triangle(tri, &vertices);
+    let mut best = (*s0, face.closest_point(s0));
+    let mut best_d = (best.1 - best.0).norm_squared();
+    let mut keep = |a: Point3<T>, b: Point3<T>| {
+        let d = (b - a).norm_squared();
+        if d < best_d {
+            best = (a, b);
+            best_d = d;
+        }
+    };
+    keep(*s1, face.closest_point(s1));
+    for i in 0..3 {
+        let (c, _, _) = closest_points_between_segments(s0, s1, &vertices[i], &vertices[(i + 1) % 3]);
+        keep(c.a, c.b);
+    }
+    best
+}

@@ -1,0 +1,343 @@
+//! Every closed-form continuous test against the sub-stepping oracle: random shapes aimed at
+//! each other (hits, near misses and grazes), both bodies moving, distances at sampled times
+//! from the static tests of cd-geom and cd-narrow only.
+
+mod common;
+
+use cd_ccd::*;
+use cd_geom::{
+    closest_point_on_triangle, closest_points_segment_triangle, Aabb, Ball, Capsule, Obb, Plane, Polygon,
+    Triangle,
+};
+use cd_narrow::{distance, PairCache, Shape};
+use common::*;
+
+const SAMPLES: usize = 2000;
+const TOL: f64 = 1e-9;
+
+fn motion(rng: &mut Rng, from: &P3, to: &P3) -> LinearMotion<f64, 3> {
+    let va = rng.aim(from, to, 3.0);
+    let vb = rng.v3(-2.0, 2.0);
+    LinearMotion::new(va + vb, vb, 1.0).unwrap()
+}
+
+fn triangle(rng: &mut Rng, spread: f64, size: f64) -> Triangle<f64, 3> {
+    let center = rng.p3(-spread, spread);
+    loop {
+        let t = Triangle::new(
+            center + rng.v3(-size, size),
+            center + rng.v3(-size, size),
+            center + rng.v3(-size, size),
+        )
+        .unwrap();
+        if t.area() > 0.05 * size * size {
+            return t;
+        }
+    }
+}
+
+fn moved_triangle(t: &Triangle<f64, 3>, d: V3) -> Triangle<f64, 3> {
+    Triangle::new(t.a() + d, t.b() + d, t.c() + d).unwrap()
+}
+
+fn moved_obb(b: &Obb<f64, 3>, d: V3) -> Obb<f64, 3> {
+    Obb::new(b.center() + d, *b.axes(), *b.half_extents()).unwrap()
+}
+
+fn random_obb(rng: &mut Rng, spread: f64) -> Obb<f64, 3> {
+    let center = rng.p3(-spread, spread);
+    Obb::new(center, rng.rotation(), rng.v3(0.1, 1.5)).unwrap()
+}
+
+fn narrow_distance(a: Shape<'_, f64>, b: Shape<'_, f64>) -> f64 {
+    distance(a, b, &mut PairCache::default()).unwrap().distance
+}
+
+#[test]
+fn sphere_sphere_matches_sampling() {
+    let mut rng = Rng(1);
+    let mut hits = 0;
+    for case in 0..cases(2000) {
+        let a = Ball::new(rng.p3(-5.0, 5.0), rng.range(0.05, 1.5)).unwrap();
+        let b = Ball::new(rng.p3(-5.0, 5.0), rng.range(0.05, 1.5)).unwrap();
+        let m = motion(&mut rng, a.center(), b.center());
+        let toi = sphere_sphere(&a, &b, &m);
+        let dist = |t: f64| {
+            let ca = a.center() + m.velocity_a() * t;
+            let cb = b.center() + m.velocity_b() * t;
+            (ca - cb).norm() - a.radius() - b.radius()
+        };
+        hits += check_against_sampling("sphere_sphere", case, toi, 1.0, dist, TOL, 1e-9, SAMPLES) as usize;
+    }
+    assert!(hits > 100, "too few hits ({hits}) for the test to mean anything");
+}
+
+#[test]
+fn sphere_planes_match_sampling() {
+    let mut rng = Rng(2);
+    for case in 0..cases(2000) {
+        let ball = Ball::new(rng.p3(-5.0, 5.0), rng.range(0.05, 1.5)).unwrap();
+        let plane = Plane::from_point_normal(rng.p3(-2.0, 2.0), rng.v3(-1.0, 1.0)).unwrap();
+        let target = plane.project(ball.center());
+        let m = motion(&mut rng, ball.center(), &target);
+        let at = |t: f64| -> (P3, Plane<f64, 3>) {
+            let c = ball.center() + m.velocity_a() * t;
+            let shift = m.velocity_b() * t;
+            (c, Plane::new(*plane.normal(), plane.d() - plane.normal().dot(&shift)).unwrap())
+        };
+        let two_sided = |t: f64| {
+            let (c, p) = at(t);
+            p.signed_distance(&c).abs() - ball.radius()
+        };
+        check_against_sampling(
+            "sphere_plane",
+            case,
+            sphere_plane(&ball, &plane, &m),
+            1.0,
+            two_sided,
+            TOL,
+            1e-9,
+            SAMPLES,
+        );
+        let solid = |t: f64| {
+            let (c, p) = at(t);
+            p.signed_distance(&c) - ball.radius()
+        };
+        check_against_sampling(
+            "sphere_halfspace",
+            case,
+            sphere_halfspace(&ball, &plane, &m),
+            1.0,
+            solid,
+            TOL,
+            1e-9,
+            SAMPLES,
+        );
+    }
+}
+
+#[test]
+fn sphere_triangle_matches_sampling() {
+    let mut rng = Rng(3);
+    let mut hits = 0;
+    for case in 0..cases(2000) {
+        let tri = triangle(&mut rng, 1.0, 3.0);
+        let ball = Ball::new(rng.p3(-6.0, 6.0), rng.range(0.05, 1.0)).unwrap();
+        // Aim at a random point of the triangle, its edges or just outside it.
+        let target = tri.at_barycentric(rng.range(-0.2, 1.0), rng.range(-0.2, 1.0));
+        let m = motion(&mut rng, ball.center(), &target);
+        let dist = |t: f64| {
+            let c = ball.center() + m.velocity_a() * t;
+            let moved = moved_triangle(&tri, m.velocity_b() * t);
+            (closest_point_on_triangle(&c, &moved).0 - c).norm() - ball.radius()
+        };
+        hits += check_against_sampling(
+            "sphere_triangle",
+            case,
+            sphere_triangle(&ball, &tri, &m),
+            1.0,
+            dist,
+            TOL,
+            1e-9,
+            SAMPLES,
+        ) as usize;
+    }
+    assert!(hits > 100, "too few hits ({hits})");
+}
+
+#[test]
+fn sphere_polygon_matches_sampling_on_convex_and_concave_polygons() {
+    // An L-shaped hexagon (one reflex vertex at (1, 1)) and a convex pentagon, tilted, and
+    // their triangulations for the oracle.
+    let l_shape = [(0.0, 0.0), (3.0, 0.0), (3.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0)];
+    let l_triangles = [[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 5]];
+    let pentagon = [(0.0, 0.0), (2.0, -0.5), (3.0, 1.0), (1.5, 2.5), (-0.5, 1.5)];
+    let pentagon_triangles = [[0, 1, 2], [0, 2, 3], [0, 3, 4]];
+    let mut rng = Rng(4);
+    for case in 0..cases(1500) {
+        let (outline, fan): (&[(f64, f64)], &[[usize; 3]]) =
+            if case % 2 == 0 { (&l_shape, &l_triangles) } else { (&pentagon, &pentagon_triangles) };
+        let rot = rng.rotation();
+        let origin = rng.p3(-1.0, 1.0);
+        let vertices: Vec<P3> = outline.iter().map(|&(x, y)| origin + rot * V3::new(x, y, 0.0)).collect();
+        let polygon = Polygon::new(vertices.clone()).unwrap();
+        let ball = Ball::new(rng.p3(-6.0, 6.0), rng.range(0.05, 1.0)).unwrap();
+        let target = origin + rot * V3::new(rng.range(-0.5, 3.5), rng.range(-0.5, 3.5), 0.0);
+        let m = motion(&mut rng, ball.center(), &target);
+        let dist = |t: f64| {
+            let c = ball.center() + m.velocity_a() * t;
+            let shift = m.velocity_b() * t;
+            fan.iter()
+                .map(|f| {
+                    let tri =
+                        Triangle::new(vertices[f[0]] + shift, vertices[f[1]] + shift, vertices[f[2]] + shift)
+                            .unwrap();
+                    (closest_point_on_triangle(&c, &tri).0 - c).norm()
+                })
+                .fold(f64::INFINITY, f64::min)
+                - ball.radius()
+        };
+        check_against_sampling(
+            "sphere_polygon",
+            case,
+            sphere_polygon(&ball, &polygon, &m),
+            1.0,
+            dist,
+            TOL,
+            1e-9,
+            SAMPLES,
+        );
+    }
+}
+
+#[test]
+fn capsule_tests_match_sampling() {
+    let mut rng = Rng(5);
+    let mut hits = 0;
+    for case in 0..cases(2000) {
+        let c = rng.p3(-5.0, 5.0);
+        let cap = Capsule::new(c + rng.v3(-1.5, 1.5), c + rng.v3(-1.5, 1.5), rng.range(0.05, 0.8)).unwrap();
+        let tri = triangle(&mut rng, 1.0, 3.0);
+        let target = tri.at_barycentric(rng.range(-0.2, 1.0), rng.range(-0.2, 1.0));
+        let m = motion(&mut rng, &c, &target);
+        let seg_at = |t: f64| {
+            let d = m.velocity_a() * t;
+            cd_geom::Segment::new(cap.a() + d, cap.b() + d).unwrap()
+        };
+        let dist = |t: f64| {
+            let moved = moved_triangle(&tri, m.velocity_b() * t);
+            let cp = closest_points_segment_triangle(&seg_at(t), &moved);
+            let d = cp.distance_squared.sqrt();
+            // Crossing segments have distance 0: count them as overlapping by the radius.
+            d - cap.radius()
+        };
+        hits += check_against_sampling(
+            "capsule_triangle",
+            case,
+            capsule_triangle(&cap, &tri, &m),
+            1.0,
+            dist,
+            TOL,
+            1e-9,
+            SAMPLES,
+        ) as usize;
+
+        let plane = Plane::from_point_normal(target, tri.scaled_normal()).unwrap();
+        let plane_dist = |t: f64| {
+            let s = seg_at(t);
+            let shift = m.velocity_b() * t;
+            let p = Plane::new(*plane.normal(), plane.d() - plane.normal().dot(&shift)).unwrap();
+            let (da, db) = (p.signed_distance(s.a()), p.signed_distance(s.b()));
+            if da * db <= 0.0 {
+                -cap.radius()
+            } else {
+                da.abs().min(db.abs()) - cap.radius()
+            }
+        };
+        check_against_sampling(
+            "capsule_plane",
+            case,
+            capsule_plane(&cap, &plane, &m),
+            1.0,
+            plane_dist,
+            TOL,
+            1e-9,
+            SAMPLES,
+        );
+    }
+    assert!(hits > 100, "too few hits ({hits})");
+}
+
+/// Signed distance of two boxes: the largest gap over the axes when they overlap (negative),
+/// the Euclidean norm of the positive gaps otherwise.
+fn aabb_distance(a: &Aabb<f64, 3>, b: &Aabb<f64, 3>) -> f64 {
+    let gaps = V3::from_fn(|i, _| (b.min()[i] - a.max()[i]).max(a.min()[i] - b.max()[i]));
+    if gaps.iter().all(|&g| g <= 0.0) {
+        gaps.max()
+    } else {
+        gaps.map(|g| g.max(0.0)).norm()
+    }
+}
+
+#[test]
+fn aabb_aabb_matches_sampling() {
+    let mut rng = Rng(6);
+    for case in 0..cases(2000) {
+        let a = Aabb::from_center_half_extents(rng.p3(-5.0, 5.0), rng.v3(0.1, 1.5)).unwrap();
+        let b = Aabb::from_center_half_extents(rng.p3(-5.0, 5.0), rng.v3(0.1, 1.5)).unwrap();
+        let m = motion(&mut rng, &a.center(), &b.center());
+        let dist = |t: f64| {
+            let da = m.velocity_a() * t;
+            let db = m.velocity_b() * t;
+            let ma = Aabb::new(a.min() + da, a.max() + da).unwrap();
+            let mb = Aabb::new(b.min() + db, b.max() + db).unwrap();
+            aabb_distance(&ma, &mb)
+        };
+        check_against_sampling("aabb_aabb", case, aabb_aabb(&a, &b, &m), 1.0, dist, TOL, 1e-9, SAMPLES);
+    }
+}
+
+#[test]
+fn obb_obb_matches_sampling() {
+    let mut rng = Rng(7);
+    let mut hits = 0;
+    for case in 0..cases(1500) {
+        let a = random_obb(&mut rng, 5.0);
+        let b = random_obb(&mut rng, 5.0);
+        let m = motion(&mut rng, a.center(), b.center());
+        let dist = |t: f64| {
+            let ma = moved_obb(&a, m.velocity_a() * t);
+            let mb = moved_obb(&b, m.velocity_b() * t);
+            narrow_distance(Shape::Box(&ma), Shape::Box(&mb))
+        };
+        hits +=
+            check_against_sampling("obb_obb", case, obb_obb(&a, &b, &m), 1.0, dist, TOL, 1e-7, 500) as usize;
+    }
+    assert!(hits > 80, "too few hits ({hits})");
+}
+
+#[test]
+fn triangle_box_and_triangle_triangle_match_sampling() {
+    let mut rng = Rng(8);
+    for case in 0..cases(1500) {
+        let tri = triangle(&mut rng, 4.0, 2.0);
+        let b = random_obb(&mut rng, 3.0);
+        let m = motion(&mut rng, &tri.centroid(), b.center());
+        let dist = |t: f64| {
+            let mt = moved_triangle(&tri, m.velocity_a() * t);
+            let mb = moved_obb(&b, m.velocity_b() * t);
+            narrow_distance(Shape::Triangle(&mt), Shape::Box(&mb))
+        };
+        check_against_sampling("triangle_obb", case, triangle_obb(&tri, &b, &m), 1.0, dist, TOL, 1e-7, 500);
+        let flipped_dist = |t: f64| dist(t);
+        let swapped = LinearMotion::new(*m.velocity_b(), *m.velocity_a(), 1.0).unwrap();
+        check_against_sampling(
+            "obb_triangle",
+            case,
+            obb_triangle(&b, &tri, &swapped),
+            1.0,
+            flipped_dist,
+            TOL,
+            1e-7,
+            500,
+        );
+
+        let other = triangle(&mut rng, 3.0, 2.5);
+        let m2 = motion(&mut rng, &tri.centroid(), &other.centroid());
+        let tri_dist = |t: f64| {
+            let ma = moved_triangle(&tri, m2.velocity_a() * t);
+            let mb = moved_triangle(&other, m2.velocity_b() * t);
+            narrow_distance(Shape::Triangle(&ma), Shape::Triangle(&mb))
+        };
+        check_against_sampling(
+            "triangle_triangle",
+            case,
+            triangle_triangle(&tri, &other, &m2),
+            1.0,
+            tri_dist,
+            TOL,
+            1e-7,
+            500,
+        );
+    }
+}
