@@ -15,7 +15,7 @@
 //! Before timing, each group checks that both libraries agree (hits, parameters, booleans) and
 //! prints any disagreement.
 
-use cd_benches::{subdivided_bunny, Rng, BATCH};
+use cd_benches::{parry_pose, subdivided_bunny, Rng, BATCH};
 use cd_geom::{ray_triangle_watertight, Aabb, Obb, Ray};
 use cd_mid::query::Front;
 use cd_mid::{
@@ -25,7 +25,7 @@ use cd_mid::{
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 use parry3d::bounding_volume::Aabb as PAabb;
-use parry3d::math::{Pose, Rotation, Vector};
+use parry3d::math::{Pose, Vector};
 use parry3d::partitioning::{Bvh as PBvh, BvhBuildStrategy};
 use parry3d::query::{intersection_test, Ray as PRay, RayCast};
 use parry3d::shape::TriMesh as PTriMesh;
@@ -40,11 +40,6 @@ fn v(p: &Vector3<f32>) -> Vector {
 fn parry_mesh(m: &TriMesh<f32>) -> PTriMesh {
     PTriMesh::new(m.vertices().iter().map(|p| v(&p.coords)).collect(), m.indices().to_vec())
         .expect("valid mesh")
-}
-
-fn pose(iso: &Isometry3<f32>) -> Pose {
-    let (t, q) = (iso.translation.vector, iso.rotation);
-    Pose::from_parts(v(&t), Rotation::from_xyzw(q.i, q.j, q.k, q.w))
 }
 
 /// Meshes of about 15k, 235k and 941k triangles.
@@ -209,7 +204,7 @@ fn mesh_mesh(c: &mut Criterion) {
         let rot = UnitQuaternion::from_euler_angles(0.3, 0.5, 0.2);
         let iso = Isometry3::from_parts(Vector3::new(offset, offset * 0.5, 0.0).into(), rot);
         let m = Motion::from_isometry(&iso);
-        let (p1, p2) = (Pose::IDENTITY, pose(&iso));
+        let (p1, p2) = (Pose::IDENTITY, parry_pose(&iso));
         let cd_hit = cd.first_overlap(&cd, &m, &mut ws).is_some();
         let parry_hit = intersection_test(&p1, &pm, &p2, &pm).map(|r| r.intersecting).unwrap_or(false);
         let pairs = cd.overlapping_triangles(&cd, &m, &mut ws).len();

@@ -8,12 +8,12 @@
 //! and hulls as local hulls with a pose (`Shape::Hull`: the pose is applied inside each
 //! support call, as parry does; all pairs share one hull, as parry's share one shape). `cd_warm` keeps each pair's GJK/SAT cache from the previous iteration.
 
-use cd_benches::{Rng, BATCH};
+use cd_benches::{parry_pose, sphere_points, Rng, BATCH};
 use cd_geom::{Ball, Capsule, ConvexPolyhedron, Obb, Triangle};
 use cd_narrow::{contact, distance, intersects, PairCache, Shape};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Isometry3, Point3, Translation3, Vector3};
-use parry3d::math::{Pose, Rotation, Vector};
+use parry3d::math::{Pose, Vector};
 use parry3d::query;
 use parry3d::shape::{
     Ball as PBall, Capsule as PCapsule, ConvexPolyhedron as PHull, Cuboid, Shape as PShape,
@@ -48,19 +48,6 @@ impl Kind {
             Kind::Hull(_) => HULL_RADIUS,
         }
     }
-}
-
-/// `n` points on a sphere (Fibonacci spiral): all of them are hull vertices.
-fn sphere_points(n: usize) -> Vec<Point3<f32>> {
-    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
-    (0..n)
-        .map(|i| {
-            let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
-            let r = (1.0 - y * y).sqrt();
-            let t = golden * i as f32;
-            Point3::new(r * t.cos(), y, r * t.sin()) * HULL_RADIUS
-        })
-        .collect()
 }
 
 /// A shape placed for cd (hulls share one local hull, as parry's pairs share one shape).
@@ -113,7 +100,7 @@ impl Hulls {
             [8, 32, 256]
                 .into_iter()
                 .map(|n| {
-                    let pts = sphere_points(n);
+                    let pts = sphere_points(n, HULL_RADIUS);
                     let cd = cd_bv::convex_hull_3d(&pts).expect("hull");
                     let pv: Vec<Vector> = pts.iter().map(|p| Vector::new(p.x, p.y, p.z)).collect();
                     (n, cd, PHull::from_convex_hull(&pv).expect("parry hull"))
@@ -140,12 +127,6 @@ fn parry_shape(kind: Kind, hulls: &Hulls) -> Box<dyn PShape> {
         }
         Kind::Hull(n) => Box::new(hulls.parry(n)),
     }
-}
-
-fn parry_pose(p: &Isometry3<f32>) -> Pose {
-    let q = p.rotation;
-    let t = p.translation.vector;
-    Pose::from_parts(Vector::new(t.x, t.y, t.z), Rotation::from_xyzw(q.i, q.j, q.k, q.w))
 }
 
 /// A batch of pairs: cd shapes and parry (pose, shape) pairs on identical poses.

@@ -2,7 +2,7 @@
 //! parry3d the same values (generated here in nalgebra types and converted outside the timed
 //! region).
 
-use nalgebra::{Point3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 /// A small deterministic xorshift generator, so every run benchmarks identical inputs.
 pub struct Rng(u64);
@@ -86,4 +86,28 @@ pub fn ball_cloud(n: usize, seed: u64) -> Vec<Point3<f32>> {
         }
     }
     out
+}
+
+/// `n` points on a sphere of radius `radius` (Fibonacci spiral): all of them are hull vertices.
+pub fn sphere_points(n: usize, radius: f32) -> Vec<Point3<f32>> {
+    let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+    (0..n)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+            let r = (1.0 - y * y).sqrt();
+            let t = golden * i as f32;
+            Point3::new(r * t.cos(), y, r * t.sin()) * radius
+        })
+        .collect()
+}
+
+/// A nalgebra vector as parry's (glam) vector.
+pub fn parry_vector(v: &Vector3<f32>) -> parry3d::math::Vector {
+    parry3d::math::Vector::new(v.x, v.y, v.z)
+}
+
+/// A nalgebra isometry as parry's pose.
+pub fn parry_pose(iso: &Isometry3<f32>) -> parry3d::math::Pose {
+    let (t, q) = (iso.translation.vector, iso.rotation);
+    parry3d::math::Pose::from_parts(parry_vector(&t), parry3d::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w))
 }

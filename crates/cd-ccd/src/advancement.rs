@@ -80,6 +80,13 @@ impl<'a, S: SupportMap<T, 3> + ?Sized, T: Real> MovingShape<'a, S, T> {
         (hi - lo).norm() * T::lit(0.5) + self.radius
     }
 
+    /// A bound on the coordinates the shape reaches during `[0, max_time]` (the scale of
+    /// rounding errors).
+    fn reach(&self, max_time: T) -> T {
+        let start = self.motion.start().transform_point(self.motion.local_center()).coords.norm();
+        start + self.motion.linear_velocity().norm() * max_time + self.size() * T::lit(2.0)
+    }
+
     fn pose(&self, t: T) -> Isometry3<T> {
         self.motion.pose_at(t)
     }
@@ -96,9 +103,13 @@ struct Pair<'p, 'a, A: ?Sized, B: ?Sized, T: Real> {
     b: &'p MovingShape<'a, B, T>,
     rho_a: T,
     rho_b: T,
-    /// Contact is declared within this distance (the relative tolerance times the larger
-    /// shape's size).
+    /// Contact is declared within this distance: the relative tolerance times the larger
+    /// shape's size, but never below a few times `noise`.
     tolerance: T,
+    /// How far a computed gap or distance may be off by rounding: a few ulps of the largest
+    /// coordinate the motion reaches. Below it no answer is meaningful; the root search
+    /// treats every gap value as uncertain by this much.
+    noise: T,
     gjk: GjkConfig<T>,
     cache: GjkCache<T, 3>,
     /// The last well-defined normal: when a step lands exactly on contact (a translation's
@@ -120,9 +131,16 @@ where
     A: SupportMap<T, 3> + ?Sized,
     B: SupportMap<T, 3> + ?Sized,
 {
-    fn new(a: &'p MovingShape<'a, A, T>, b: &'p MovingShape<'a, B, T>, config: &CastConfig<T>) -> Self {
+    fn new(
+        a: &'p MovingShape<'a, A, T>,
+        b: &'p MovingShape<'a, B, T>,
+        config: &CastConfig<T>,
+        max_time: T,
+    ) -> Self {
+        let noise = T::epsilon() * T::lit(16.0) * (a.reach(max_time) + b.reach(max_time));
         Self {
-            tolerance: config.rel_tolerance * a.size().max(b.size()),
+            tolerance: (config.rel_tolerance * a.size().max(b.size())).max(noise * T::lit(4.0)),
+            noise,
             a,
             b,
             rho_a: a.axis_radius(),
@@ -262,7 +280,7 @@ where
     A: SupportMap<T, 3> + ?Sized,
     B: SupportMap<T, 3> + ?Sized,
 {
-    let mut pair = Pair::new(a, b, config);
+    let mut pair = Pair::new(a, b, config, max_time);
     let mut t = T::zero();
     for _ in 0..config.max_iterations {
         let c = pair.closest(t);
@@ -316,15 +334,20 @@ where
 {
     /// The smallest value the gap can take on an interval of length `dt` whose ends have gaps
     /// `s0` and `s1`, given the rate bounds (the lower envelope of the two cones).
+    ///
+    /// The computed gaps carry rounding errors up to the pair's `noise`, which over tiny
+    /// intervals exceed what the rates allow the gap to change: the bound is therefore never
+    /// above either end value, and is lowered by the noise.
     fn lower_bound(&self, s0: T, s1: T, dt: T) -> T {
-        if self.mu <= T::zero() {
-            return s0;
-        }
-        if self.lambda <= T::zero() {
-            return s1; // the gap only decreases: its minimum is at the end
-        }
-        let x = ((s0 - s1 + self.lambda * dt) / (self.mu + self.lambda)).clamp(T::zero(), dt);
-        s0 - self.mu * x
+        let envelope = if self.mu <= T::zero() {
+            s0
+        } else if self.lambda <= T::zero() {
+            s1 // the gap only decreases: its minimum is at the end
+        } else {
+            let x = ((s0 - s1 + self.lambda * dt) / (self.mu + self.lambda)).clamp(T::zero(), dt);
+            s0 - self.mu * x
+        };
+        envelope.min(s0).min(s1) - self.pair.noise
     }
 
     /// Scans `[t0, t_end]` from the left (the gap at `t0` is above `target + aim`).

@@ -3,6 +3,7 @@
 
 mod common;
 
+use cd_ccd::Toi;
 use cd_ccd::*;
 use cd_geom::{Obb, Point, Segment, SupportMap, Transformed, Vector};
 use cd_narrow::{convex_contact, distance, ConvexConfig, GjkCache, PairCache, Shape};
@@ -406,6 +407,53 @@ fn swept_boxes_enclose_the_whole_motion() {
                     assert!(p[k] - 0.25 >= swept.min()[k] - 1e-9 && p[k] + 0.25 <= swept.max()[k] + 1e-9);
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn advancement_in_f32_matches_f64_sampling() {
+    // Capsules in f32 (segment cores and radii), rotating, checked against f64 sampling: the
+    // single-precision rate bounds and root search must not skip a contact either.
+    let mut rng = Rng(16);
+    let seg = |h: f64| Segment::new(P3::new(0.0, -h, 0.0), P3::new(0.0, h, 0.0)).unwrap();
+    let (core64, r) = (seg(0.5), 0.25);
+    let core32 = Segment::new(Point3::new(0.0f32, -0.5, 0.0), Point3::new(0.0, 0.5, 0.0)).unwrap();
+    for case in 0..cases(600) {
+        let (pa, pb) = (rng.p3(-0.5, 0.5), rng.p3(-4.0, 4.0));
+        let ma = random_spin(&mut rng, pa, &pb, 1.7);
+        let mb = random_spin(&mut rng, pb, &pb, 1.7);
+        let to32 = |m: &RigidMotion<f64>| {
+            RigidMotion::new(
+                m.start().cast::<f32>(),
+                m.local_center().cast(),
+                m.linear_velocity().cast(),
+                m.angular_velocity().cast(),
+            )
+            .unwrap()
+        };
+        let (a32, b32) =
+            (MovingShape::new(&core32, r as f32, to32(&ma)), MovingShape::new(&core32, r as f32, to32(&mb)));
+        let dist = |t: f64| {
+            let ta = Transformed::new(&core64, ma.pose_at(t));
+            let tb = Transformed::new(&core64, mb.pose_at(t));
+            signed_distance(&ta, r, &tb, r)
+        };
+        let widen = |h: Option<Toi<f32, 3>>| {
+            h.map(|h| Toi {
+                time: h.time as f64,
+                point_a: h.point_a.cast(),
+                point_b: h.point_b.cast(),
+                normal: h.normal.cast(),
+                status: h.status,
+            })
+        };
+        let config = CastConfig::default();
+        for (name, hit) in [
+            ("f32 advancement", conservative_advancement(&a32, &b32, 1.0, &config)),
+            ("f32 separating axis", separating_axis_toi(&a32, &b32, 1.0, &config)),
+        ] {
+            check_against_sampling(name, case, widen(hit), 1.0, dist, 1e-4, 1e-3, 1000);
         }
     }
 }

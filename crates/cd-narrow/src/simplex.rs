@@ -288,7 +288,12 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T> {
         vol(&w[0], &w[1], &o, &w[3]),
         vol(&w[0], &w[1], &w[2], &o),
     ];
-    if c.iter().all(|&x| same_sign(x, total)) {
+    // A (nearly) flat tetrahedron has a volume at rounding level: the signs of the sub-volumes
+    // are then noise, and "all the same sign" would claim the origin inside with weights that
+    // do not reproduce it. Treat it as the union of its faces instead.
+    let scale = w.iter().fold(T::zero(), |m, x| m.max(x.norm()));
+    let flat = total.abs() <= T::epsilon() * T::lit(64.0) * scale * scale * scale;
+    if !flat && c.iter().all(|&x| same_sign(x, total)) {
         return Solution {
             index: [0, 1, 2, 3],
             lambda: [c[0] / total, c[1] / total, c[2] / total, c[3] / total],
@@ -297,7 +302,7 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T> {
     }
     let mut best: Option<(Solution<T>, T)> = None;
     for j in 0..4 {
-        if same_sign(c[j], total) {
+        if !flat && same_sign(c[j], total) {
             continue;
         }
         let f = FACES[j];
@@ -382,6 +387,19 @@ mod tests {
         s.push(vertex([1.0, 0.0, 1.0]));
         s.push(vertex([1.0, 0.0, 0.0]));
         assert!((s.reduce() - Vector3::new(1.0, 0.0, 0.0)).norm() < 1e-15);
+    }
+
+    #[test]
+    fn nearly_flat_tetrahedron_is_not_taken_as_enclosing_the_origin() {
+        // Three points on the plane z = 1 and a fourth a rounding error below it: the origin
+        // is 1 away, whatever the signs of the sub-volumes say.
+        let mut s = Simplex::single(vertex([-1.0, -1.0, 1.0]));
+        s.push(vertex([2.0, -1.0, 1.0]));
+        s.push(vertex([-1.0, 2.0, 1.0]));
+        s.push(vertex([0.1, 0.2, 1.0 - 1e-17]));
+        let v = s.reduce();
+        assert!(!s.is_full());
+        assert!((v.norm() - 1.0).abs() < 1e-12, "{v}");
     }
 
     #[test]
