@@ -14,7 +14,10 @@
 
 use nalgebra::{Point3, Vector3};
 
-use cd_geom::{closest_points_triangle_triangle, Aabb, Obb, Point, Real, Triangle, Vector};
+use cd_geom::{
+    closest_points_between_segments, closest_points_triangle_triangle, Aabb, Obb, Point, Real, SupportMap,
+    Triangle, Vector,
+};
 use cd_narrow::{box_box_manifold, box_triangle_manifold, Manifold, SatCache};
 
 use crate::motion::LinearMotion;
@@ -29,64 +32,83 @@ pub(crate) struct AxisSweep<T: Real, const D: usize> {
     first: T,
     /// Smallest exit time so far.
     last: T,
-    /// The axis whose entry time is `first`, oriented from A to B (zero while none).
-    normal: Vector<T, D>,
+    /// The caller's id of the axis whose entry time is `first` (`None` while every axis
+    /// overlaps at the start).
+    decider: Option<usize>,
+    /// `+1` when A lies below B on that axis (the normal is the axis), `-1` above.
+    sign: T,
+    /// That axis, when given as a vector (not normalized).
+    axis: Vector<T, D>,
 }
 
 impl<T: Real, const D: usize> AxisSweep<T, D> {
     pub(crate) fn new(v: Vector<T, D>, max_t: T) -> Self {
-        Self { v, max_t, first: T::zero(), last: max_t, normal: Vector::zeros() }
+        Self { v, max_t, first: T::zero(), last: max_t, decider: None, sign: T::one(), axis: Vector::zeros() }
     }
 
-    /// Adds axis `axis` (any length) with A's projected interval `a` and B's `b` at time 0.
-    /// Returns `false` when this axis proves that the shapes do not meet during the step.
-    pub(crate) fn axis(&mut self, axis: &Vector<T, D>, a: (T, T), b: (T, T)) -> bool {
-        let w = self.v.dot(axis); // A's interval moves at w along this axis
-        let (t_s, t_e, towards_b) = if a.1 < b.0 {
-            // A below B: it must move up.
-            if w <= T::zero() {
-                return false;
-            }
-            ((b.0 - a.1) / w, (b.1 - a.0) / w, T::one())
-        } else if a.0 > b.1 {
-            // A above B: it must move down.
-            if w >= T::zero() {
-                return false;
-            }
-            ((a.0 - b.1) / -w, (a.1 - b.0) / -w, -T::one())
-        } else {
-            // Overlapping (or touching) now: until A's interval slides off.
-            let t_e = if w > T::zero() {
-                (b.1 - a.0) / w
-            } else if w < T::zero() {
-                (a.1 - b.0) / -w
-            } else {
-                T::infinity()
-            };
-            (T::zero(), t_e, T::zero())
-        };
-        if t_s > self.first
-            || (t_s == self.first && self.normal == Vector::<T, D>::zeros() && towards_b != T::zero())
-        {
-            self.first = t_s;
-            let len = axis.norm();
-            self.normal = axis * (towards_b / len);
+    /// Adds axis `axis` (any length, identified by `id`) with A's projected interval `a` and
+    /// B's `b` at time 0. Returns `false` when this axis proves that the shapes do not meet
+    /// during the step.
+    pub(crate) fn axis(&mut self, id: usize, axis: &Vector<T, D>, a: (T, T), b: (T, T)) -> bool {
+        let before = self.decider;
+        let keep_going = self.interval(id, self.v.dot(axis), a, b);
+        if self.decider != before {
+            self.axis = *axis;
         }
-        self.last = self.last.min(t_e);
+        keep_going
+    }
+
+    /// [`AxisSweep::axis`] with the axis given only by A's speed `w` along it (the caller
+    /// knows the axis from `id`).
+    pub(crate) fn interval(&mut self, id: usize, w: T, a: (T, T), b: (T, T)) -> bool {
+        // A's interval at time t is a + w t; it overlaps B's while
+        // b.0 − a.1 ≤ w t ≤ b.1 − a.0: a slab, entered and left like a ray enters a box.
+        // Written without data-dependent branches (random configurations mispredict them).
+        let (low, high) = (b.0 - a.1, b.1 - a.0);
+        let (enter, exit, sign) = if w == T::zero() {
+            // No motion along the axis: overlapping for ever, or never.
+            let overlapping = low <= T::zero() && high >= T::zero();
+            let never = if overlapping { -T::infinity() } else { T::infinity() };
+            (never, T::infinity(), T::one())
+        } else {
+            let inv = T::one() / w;
+            let (t1, t2) = (low * inv, high * inv);
+            // w > 0: A comes up from below (t1 < t2), the normal is the axis; w < 0: from above.
+            (t1.min(t2), t1.max(t2), if t1 <= t2 { T::one() } else { -T::one() })
+        };
+        let later = enter > self.first;
+        self.first = if later { enter } else { self.first };
+        self.decider = if later { Some(id) } else { self.decider };
+        self.sign = if later { sign } else { self.sign };
+        self.last = self.last.min(exit);
         self.first <= self.last && self.first <= self.max_t
     }
 
     /// The time of first contact and whether the shapes overlapped at time 0.
     pub(crate) fn result(&self) -> (T, ToiStatus) {
-        if self.normal == Vector::<T, D>::zeros() {
-            (T::zero(), ToiStatus::StartedInContact)
-        } else {
-            (self.first, ToiStatus::Converged)
+        match self.decider {
+            None => (T::zero(), ToiStatus::StartedInContact),
+            Some(_) => (self.first, ToiStatus::Converged),
         }
     }
 
+    /// The unit normal from A to B when axes were given as vectors (zero when the shapes
+    /// started in contact).
     pub(crate) fn normal(&self) -> Vector<T, D> {
-        self.normal
+        match self.decider {
+            None => Vector::zeros(),
+            Some(_) => self.axis * (self.sign / self.axis.norm()),
+        }
+    }
+
+    /// The id of the axis that opened last (0 when none did).
+    pub(crate) fn decider(&self) -> usize {
+        self.decider.unwrap_or(0)
+    }
+
+    /// `+1` when A approached B along the deciding axis, `-1` against it.
+    pub(crate) fn sign(&self) -> T {
+        self.sign
     }
 }
 
@@ -138,7 +160,7 @@ pub fn aabb_aabb<T: Real, const D: usize>(
     let mut sweep = AxisSweep::new(v, motion.max_time());
     for i in 0..D {
         let axis = Vector::<T, D>::from_fn(|k, _| if k == i { T::one() } else { T::zero() });
-        if !sweep.axis(&axis, (a.min()[i], a.max()[i]), (b.min()[i], b.max()[i])) {
+        if !sweep.axis(i, &axis, (a.min()[i], a.max()[i]), (b.min()[i], b.max()[i])) {
             return None;
         }
     }
@@ -160,34 +182,105 @@ pub fn aabb_aabb<T: Real, const D: usize>(
 pub fn obb_obb<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>, motion: &LinearMotion<T, 3>) -> Option<Toi<T, 3>> {
     let v = motion.relative_velocity();
     let mut sweep = AxisSweep::new(v, motion.max_time());
-    let mut test = |axis: &Vector3<T>| sweep.axis(axis, obb_interval(a, axis), obb_interval(b, axis));
+    // Everything in A's frame (Gottschalk's layout): B's axes there are the columns of
+    // R = Aᵀ B, so every projection radius is a dot product with a row or column of |R|.
+    // Axis ids: 0–2 A's faces, 3–5 B's faces, 6 + 3i + j the edge pair (A's i, B's j).
+    let r = a.axes().transpose() * b.axes();
+    let abs_r = r.map(|x| x.abs());
+    let t = a.axes().transpose() * (b.center() - a.center());
+    let w = a.axes().transpose() * v;
+    let (ha, hb) = (a.half_extents(), b.half_extents());
     for i in 0..3 {
-        if !test(&a.axis(i)) || !test(&b.axis(i)) {
+        let rb = hb.dot(&abs_r.row(i).transpose());
+        if !sweep.interval(i, w[i], (-ha[i], ha[i]), (t[i] - rb, t[i] + rb)) {
+            return None;
+        }
+    }
+    for j in 0..3 {
+        let ra = ha.dot(&abs_r.column(j));
+        let (d, wj) = (t.dot(&r.column(j)), w.dot(&r.column(j)));
+        if !sweep.interval(3 + j, wj, (-ra, ra), (d - hb[j], d + hb[j])) {
             return None;
         }
     }
     for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let axis = a.axis(i).cross(&b.axis(j));
-            if usable(&axis, T::one()) && !test(&axis) {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            // Aᵢ × Bⱼ has length √(1 − R²ᵢⱼ): parallel edges give no axis.
+            if T::one() - r[(i, j)] * r[(i, j)] <= T::epsilon() * T::lit(16.0) {
+                continue;
+            }
+            let ra = ha[i1] * abs_r[(i2, j)] + ha[i2] * abs_r[(i1, j)];
+            let rb = hb[j1] * abs_r[(i, j2)] + hb[j2] * abs_r[(i, j1)];
+            let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
+            let wij = w[i2] * r[(i1, j)] - w[i1] * r[(i2, j)];
+            if !sweep.interval(6 + 3 * i + j, wij, (-ra, ra), (d - rb, d + rb)) {
                 return None;
             }
         }
     }
     let (t, status) = sweep.result();
-    let moved = Obb::new(a.center() + v * t, *a.axes(), *a.half_extents()).ok();
-    let points = moved.and_then(|m| {
+    let shift = v * t;
+    let normal = match (status, sweep.decider()) {
+        (ToiStatus::StartedInContact, _) => Vector3::zeros(),
+        (_, id @ 0..=2) => a.axis(id),
+        (_, id @ 3..=5) => b.axis(id - 3),
+        (_, id) => a.axis((id - 6) / 3).cross(&b.axis((id - 6) % 3)).normalize(),
+    } * sweep.sign();
+    let points = box_box_touching_points(a, &shift, b, sweep.decider(), &normal).or_else(|| {
+        // Face against edge or face: the centre of the clipped contact region.
+        let moved = Obb::new(a.center() + shift, *a.axes(), *a.half_extents()).ok()?;
         let mut manifold = Manifold::default();
-        box_box_manifold(
-            &m,
-            b,
-            contact_slack(b.half_extents().max()),
-            &mut SatCache::default(),
-            &mut manifold,
-        );
+        let slack = contact_slack(b.half_extents().max());
+        box_box_manifold(&moved, b, slack, &mut SatCache::default(), &mut manifold);
         manifold_centre(&manifold)
     });
-    Some(finish(t, status, sweep.normal(), points, a, b, &v, motion))
+    Some(finish(t, status, normal, points, a, b, &v, motion))
+}
+
+/// The touching points of two boxes at the time of impact when the contact is a single point:
+/// a vertex against a face (the deciding axis is a face normal and the other box has a unique
+/// extreme vertex along it), or an edge against an edge (the closest points of the two
+/// supporting edges). `None` for face–face and edge–face contacts, which touch along a region.
+fn box_box_touching_points<T: Real>(
+    a: &Obb<T, 3>,
+    shift: &Vector3<T>,
+    b: &Obb<T, 3>,
+    decider: usize,
+    n: &Vector3<T>,
+) -> Option<(Point3<T>, Point3<T>)> {
+    // A box has a unique extreme vertex along d unless d is perpendicular to one of its axes.
+    let unique = |bx: &Obb<T, 3>, d: &Vector3<T>| (0..3).all(|k| bx.axis(k).dot(d).abs() > T::lit(1e-6));
+    match decider {
+        0..=2 if unique(b, n) => {
+            let p = b.support(&-n);
+            Some((p, p))
+        }
+        3..=5 if unique(a, n) => {
+            let p = a.support(n) + shift;
+            Some((p, p))
+        }
+        6..=14 => {
+            let (i, j) = ((decider - 6) / 3, (decider - 6) % 3);
+            let (a0, a1) = supporting_edge(a, i, n);
+            let (b0, b1) = supporting_edge(b, j, &-n);
+            let (c, _, _) = closest_points_between_segments(&(a0 + shift), &(a1 + shift), &b0, &b1);
+            Some((c.a, c.b))
+        }
+        _ => None,
+    }
+}
+
+/// The edge of a box parallel to its axis `i` that is farthest along `d`.
+fn supporting_edge<T: Real>(bx: &Obb<T, 3>, i: usize, d: &Vector3<T>) -> (Point3<T>, Point3<T>) {
+    let mut mid = *bx.center();
+    for k in (0..3).filter(|&k| k != i) {
+        let sign = if bx.axis(k).dot(d) >= T::zero() { T::one() } else { -T::one() };
+        mid += bx.axis(k) * (sign * bx.half_extents()[k]);
+    }
+    let half = bx.axis(i) * bx.half_extents()[i];
+    (mid - half, mid + half)
 }
 
 /// Moving triangle A against OBB B by dynamic SAT over the 13 axes (the box's 3 face normals,
@@ -200,37 +293,82 @@ pub fn triangle_obb<T: Real>(
     let v = motion.relative_velocity();
     let vertices = tri.vertices();
     let mut sweep = AxisSweep::new(v, motion.max_time());
-    let mut test =
-        |axis: &Vector3<T>| sweep.axis(axis, points_interval(&vertices, axis), obb_interval(b, axis));
+    // Axis ids: 0–2 the box's faces, 3 the triangle's normal, 4 + 3e + j triangle edge e
+    // against box axis j.
+    let mut test = |id: usize, axis: &Vector3<T>| {
+        sweep.axis(id, axis, points_interval(&vertices, axis), obb_interval(b, axis))
+    };
     for i in 0..3 {
-        if !test(&b.axis(i)) {
+        if !test(i, &b.axis(i)) {
             return None;
         }
     }
     let n = tri.scaled_normal();
     let edges = [vertices[1] - vertices[0], vertices[2] - vertices[1], vertices[0] - vertices[2]];
     let scale = edges.iter().fold(T::zero(), |m, e| m.max(e.norm_squared()));
-    if usable(&n, scale * scale) && !test(&n) {
+    if usable(&n, scale * scale) && !test(3, &n) {
         return None;
     }
-    for e in &edges {
+    for (e, edge) in edges.iter().enumerate() {
         for j in 0..3 {
-            let axis = e.cross(&b.axis(j));
-            if usable(&axis, scale) && !test(&axis) {
+            let axis = edge.cross(&b.axis(j));
+            if usable(&axis, scale) && !test(4 + 3 * e + j, &axis) {
                 return None;
             }
         }
     }
     let (t, status) = sweep.result();
     let shift = v * t;
-    let moved = Triangle::new(vertices[0] + shift, vertices[1] + shift, vertices[2] + shift).ok();
-    let points = moved.and_then(|m| {
-        let mut manifold = Manifold::default();
-        box_triangle_manifold(b, &m, contact_slack(b.half_extents().max()), &mut manifold)?;
-        // The manifold is box-first: swap to triangle-first.
-        manifold_centre(&manifold).map(|(on_box, on_tri)| (on_tri, on_box))
-    });
-    Some(finish(t, status, sweep.normal(), points, tri, b, &v, motion))
+    let normal = sweep.normal();
+    let points = triangle_box_touching_points(&vertices, &edges, &shift, b, sweep.decider(), &normal)
+        .or_else(|| {
+            // Face against edge or face: the centre of the clipped contact region.
+            let moved = Triangle::new(vertices[0] + shift, vertices[1] + shift, vertices[2] + shift).ok()?;
+            let mut manifold = Manifold::default();
+            box_triangle_manifold(b, &moved, contact_slack(b.half_extents().max()), &mut manifold)?;
+            // The manifold is box-first: swap to triangle-first.
+            manifold_centre(&manifold).map(|(on_box, on_tri)| (on_tri, on_box))
+        });
+    Some(finish(t, status, normal, points, tri, b, &v, motion))
+}
+
+/// [`box_box_touching_points`] for a triangle (moved by `shift`) against a box.
+fn triangle_box_touching_points<T: Real>(
+    vertices: &[Point3<T>; 3],
+    edges: &[Vector3<T>; 3],
+    shift: &Vector3<T>,
+    b: &Obb<T, 3>,
+    decider: usize,
+    n: &Vector3<T>,
+) -> Option<(Point3<T>, Point3<T>)> {
+    let tri_unique = edges.iter().all(|e| e.dot(n).abs() > T::lit(1e-6) * e.norm());
+    let box_unique = (0..3).all(|k| b.axis(k).dot(n).abs() > T::lit(1e-6));
+    match decider {
+        0..=2 if tri_unique => {
+            let p = points_support(vertices, n) + shift;
+            Some((p, p))
+        }
+        3 if box_unique => {
+            let p = b.support(&-n);
+            Some((p, p))
+        }
+        4..=12 => {
+            let (e, j) = ((decider - 4) / 3, (decider - 4) % 3);
+            let (b0, b1) = supporting_edge(b, j, &-n);
+            let (t0, t1) = (vertices[e] + shift, vertices[(e + 1) % 3] + shift);
+            let (c, _, _) = closest_points_between_segments(&t0, &t1, &b0, &b1);
+            Some((c.a, c.b))
+        }
+        _ => None,
+    }
+}
+
+/// The point of a set farthest along `d`.
+fn points_support<T: Real>(points: &[Point3<T>], d: &Vector3<T>) -> Point3<T> {
+    points
+        .iter()
+        .copied()
+        .fold(points[0], |best, p| if p.coords.dot(d) > best.coords.dot(d) { p } else { best })
 }
 
 /// Moving OBB A against triangle B: [`triangle_obb`] seen from the other side.
@@ -272,7 +410,7 @@ pub fn triangle_triangle<T: Real>(
     let mut sweep = AxisSweep::new(v, motion.max_time());
     let mut test = |axis: &Vector3<T>| {
         !usable(axis, scale * scale)
-            || sweep.axis(axis, points_interval(&va, axis), points_interval(&vb, axis))
+            || sweep.axis(0, axis, points_interval(&va, axis), points_interval(&vb, axis))
     };
     let (na, nb) = (a.scaled_normal(), b.scaled_normal());
     if !test(&na) || !test(&nb) {

@@ -6,8 +6,8 @@ mod common;
 
 use cd_ccd::*;
 use cd_geom::{
-    closest_point_on_triangle, closest_points_segment_triangle, Aabb, Ball, Capsule, Obb, Plane, Polygon,
-    Triangle,
+    closest_point_on_obb, closest_point_on_triangle, closest_points_segment_triangle, Aabb, Ball, Capsule,
+    Obb, Plane, Polygon, Triangle,
 };
 use cd_narrow::{distance, PairCache, Shape};
 use common::*;
@@ -290,8 +290,15 @@ fn obb_obb_matches_sampling() {
             let mb = moved_obb(&b, m.velocity_b() * t);
             narrow_distance(Shape::Box(&ma), Shape::Box(&mb))
         };
-        hits +=
-            check_against_sampling("obb_obb", case, obb_obb(&a, &b, &m), 1.0, dist, TOL, 1e-7, 500) as usize;
+        let toi = obb_obb(&a, &b, &m);
+        hits += check_against_sampling("obb_obb", case, toi, 1.0, dist, TOL, 1e-7, 500) as usize;
+        if let Some(hit) = toi.filter(|h| h.status == ToiStatus::Converged) {
+            // The contact point lies on both boxes at the time of impact.
+            let ma = moved_obb(&a, m.velocity_a() * hit.time);
+            let mb = moved_obb(&b, m.velocity_b() * hit.time);
+            let off = |p: &P3, bx: &Obb<f64, 3>| (closest_point_on_obb(p, bx) - p).norm();
+            assert!(off(&hit.point_a, &ma) < 1e-7 && off(&hit.point_b, &mb) < 1e-7, "case {case}: {hit:?}");
+        }
     }
     assert!(hits > 80, "too few hits ({hits})");
 }
@@ -308,7 +315,15 @@ fn triangle_box_and_triangle_triangle_match_sampling() {
             let mb = moved_obb(&b, m.velocity_b() * t);
             narrow_distance(Shape::Triangle(&mt), Shape::Box(&mb))
         };
-        check_against_sampling("triangle_obb", case, triangle_obb(&tri, &b, &m), 1.0, dist, TOL, 1e-7, 500);
+        let toi = triangle_obb(&tri, &b, &m);
+        check_against_sampling("triangle_obb", case, toi, 1.0, dist, TOL, 1e-7, 500);
+        if let Some(hit) = toi.filter(|h| h.status == ToiStatus::Converged) {
+            let mt = moved_triangle(&tri, m.velocity_a() * hit.time);
+            let mb = moved_obb(&b, m.velocity_b() * hit.time);
+            let on_box = (closest_point_on_obb(&hit.point_b, &mb) - hit.point_b).norm();
+            let on_tri = (closest_point_on_triangle(&hit.point_a, &mt).0 - hit.point_a).norm();
+            assert!(on_box < 1e-7 && on_tri < 1e-7, "case {case}: {hit:?}");
+        }
         let flipped_dist = |t: f64| dist(t);
         let swapped = LinearMotion::new(*m.velocity_b(), *m.velocity_a(), 1.0).unwrap();
         check_against_sampling(

@@ -52,7 +52,7 @@ pub struct ConvexPolyhedron<T: Real> {
     edges: Vec<Edge>,
 }
 
-const HILL_CLIMB_MIN_VERTICES: usize = 32;
+const HILL_CLIMB_MIN_VERTICES: usize = 64;
 
 impl<T: Real> ConvexPolyhedron<T> {
     /// A polyhedron from vertices and faces (each a list of ≥ 3 vertex indices around the face,
@@ -240,7 +240,8 @@ impl<T: Real> ConvexPolyhedron<T> {
     }
 
     /// Index of a vertex maximizing `dir · v`, starting the climb at `hint` (pass the previous
-    /// answer for temporal coherence). Linear scan below 32 vertices, hill climbing above.
+    /// answer for temporal coherence). Linear scan below 64 vertices (measured faster than the
+    /// climb there: no neighbour lists to chase), hill climbing above.
     pub fn support_index(&self, dir: &Vector<T, 3>, hint: usize) -> usize {
         if self.vertices.len() < HILL_CLIMB_MIN_VERTICES {
             return linear_support(&self.vertices, dir);
