@@ -23,7 +23,7 @@
 //!   step lands on the root; under rotation the certification subdivides where needed. Each
 //!   gap evaluation costs two support calls instead of a GJK run.
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry, Isometry3, Point3, Vector3};
 
 use cd_geom::{Real, SupportMap, Transformed};
 use cd_narrow::{gjk_distance, GjkCache, GjkConfig, GjkStatus};
@@ -163,9 +163,15 @@ where
     /// Distance and closest points at time `t` (GJK on the cores, radii subtracted).
     fn closest(&mut self, t: T) -> Closest<T> {
         let (pa, pb) = (self.a.pose(t), self.b.pose(t));
-        let ta = Transformed::new(self.a.shape, pa);
-        let tb = Transformed::new(self.b.shape, pb);
-        let r = gjk_distance(&ta, &tb, &self.gjk, &mut self.cache);
+        // GJK in A's frame: A's supports untransformed, B's through the relative pose held as
+        // a rotation matrix (cheaper to apply than a quaternion).
+        let relative = pa.inv_mul(&pb);
+        let tb = Transformed::new(
+            self.b.shape,
+            Isometry::from_parts(relative.translation, relative.rotation.to_rotation_matrix()),
+        );
+        let mut r = gjk_distance(self.a.shape, &tb, &self.gjk, &mut self.cache);
+        (r.point_a, r.point_b) = (pa.transform_point(&r.point_a), pa.transform_point(&r.point_b));
         let radii = self.a.radius + self.b.radius;
         let normal = unit_or_zero(r.point_b - r.point_a);
         if r.status == GjkStatus::Intersecting || normal == Vector3::zeros() {

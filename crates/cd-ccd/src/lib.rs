@@ -14,7 +14,7 @@
 //! | [`swept_sphere`] | [`sphere_triangle`], [`sphere_polygon`] | Minkowski "puffy" sum: face, edge cylinders, convex vertex spheres (25.8.3) |
 //! | [`capsule`] | [`capsule_plane`], [`capsule_halfspace`], [`capsule_triangle`] | end spheres, vertex/side, axis/edge parallelograms |
 //! | [`dynamic_sat`] | [`aabb_aabb`], [`obb_obb`], [`triangle_obb`], [`obb_triangle`], [`triangle_triangle`] | dynamic SAT: per-axis entry/exit times (25.8.4) |
-//! | [`mod@shape_cast`] | [`shape_cast()`], [`CastConfig`] | GJK ray cast for any two support maps (van den Bergen 2004) |
+//! | [`mod@shape_cast`] | [`shape_cast()`], [`shape_cast_posed`], [`CastConfig`] | GJK ray cast for any two support maps (van den Bergen 2004) |
 //! | [`advancement`] | [`conservative_advancement`], [`separating_axis_toi`] | rotation: conservative advancement (Mirtich 1996) and certified root finding on GJK's axis (after Catto 2013) |
 //! | [`swept`] | [`swept_aabb`], [`swept_aabb_linear`] | boxes enclosing a whole step, for the broad phase |
 //!
@@ -54,7 +54,7 @@ pub use advancement::{conservative_advancement, separating_axis_toi, MovingShape
 pub use capsule::{capsule_halfspace, capsule_plane, capsule_triangle};
 pub use dynamic_sat::{aabb_aabb, obb_obb, obb_triangle, triangle_obb, triangle_triangle};
 pub use motion::{LinearMotion, RigidMotion};
-pub use shape_cast::{shape_cast, CastConfig};
+pub use shape_cast::{shape_cast, shape_cast_posed, CastConfig};
 pub use sphere::{sphere_halfspace, sphere_plane, sphere_sphere};
 pub use swept::{swept_aabb, swept_aabb_linear};
 pub use swept_sphere::{sphere_polygon, sphere_triangle};

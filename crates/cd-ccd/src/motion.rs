@@ -105,6 +105,18 @@ impl<T: Real, const D: usize> LinearMotion<T, D> {
     }
 }
 
+impl<T: Real> LinearMotion<T, 3> {
+    /// The same motion seen in a rotated frame (velocities rotated; no re-validation needed:
+    /// a rotation keeps every bound).
+    pub(crate) fn rotated(&self, rotation: &UnitQuaternion<T>) -> Self {
+        Self {
+            velocity_a: rotation * self.velocity_a,
+            velocity_b: rotation * self.velocity_b,
+            max_time: self.max_time,
+        }
+    }
+}
+
 /// A body moving rigidly: it starts at pose `start`, its `local_center` (a point in its own
 /// frame, usually the centre of mass) moves with the constant `linear_velocity`, and it
 /// rotates about that point with the constant `angular_velocity` (axis × radians per unit

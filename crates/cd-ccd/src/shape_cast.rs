@@ -14,7 +14,9 @@
 //! the true time of impact: an iteration cap returns a safe lower bound. Radii (sphere and
 //! capsule cores) are handled exactly, without running GJK on curved shapes.
 
-use cd_geom::{Real, SupportMap, Vector};
+use nalgebra::{Isometry, Isometry3};
+
+use cd_geom::{Real, SupportMap, Transformed, Vector};
 use cd_narrow::{Simplex, SimplexVertex};
 
 use crate::motion::LinearMotion;
@@ -143,6 +145,55 @@ where
         status,
     };
     Some(toi.shifted(motion.offset_b(lambda)))
+}
+
+/// [`shape_cast`] for two shapes given in their local frames with their poses at time 0 (the
+/// usual form of rigid bodies: no world-space copy of either shape is made).
+///
+/// The cast runs in A's frame: A's support points need no transform at all and B's one
+/// rigid transform, through the relative pose `M_A⁻¹ M_B` held as a rotation matrix (cheaper
+/// to apply than a quaternion). Answers are in world space.
+///
+/// ```
+/// use cd_ccd::{shape_cast_posed, CastConfig, LinearMotion};
+/// use cd_geom::Obb;
+/// use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+/// let cube = Obb::new(Point3::origin(), Matrix3::identity(), Vector3::new(1.0f64, 1.0, 1.0)).unwrap();
+/// let (pa, pb) = (Isometry3::translation(0.0, 0.0, 0.0), Isometry3::translation(10.0, 0.5, 0.0));
+/// let m = LinearMotion::of_a(Vector3::new(16.0, 0.0, 0.0), 1.0).unwrap();
+/// let hit = shape_cast_posed(&cube, &pa, 0.0, &cube, &pb, 0.0, &m, &CastConfig::default()).unwrap();
+/// assert!((hit.time - 0.5).abs() < 1e-8);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn shape_cast_posed<T, A, B>(
+    a: &A,
+    pose_a: &Isometry3<T>,
+    radius_a: T,
+    b: &B,
+    pose_b: &Isometry3<T>,
+    radius_b: T,
+    motion: &LinearMotion<T, 3>,
+    config: &CastConfig<T>,
+) -> Option<Toi<T, 3>>
+where
+    T: Real,
+    A: SupportMap<T, 3> + ?Sized,
+    B: SupportMap<T, 3> + ?Sized,
+{
+    let relative = pose_a.inv_mul(pose_b);
+    let b_in_a = Transformed::new(
+        b,
+        Isometry::from_parts(relative.translation, relative.rotation.to_rotation_matrix()),
+    );
+    let to_a = pose_a.rotation.inverse();
+    let local = motion.rotated(&to_a);
+    let toi = shape_cast(a, radius_a, &b_in_a, radius_b, &local, config)?;
+    Some(Toi {
+        point_a: pose_a.transform_point(&toi.point_a),
+        point_b: pose_a.transform_point(&toi.point_b),
+        normal: pose_a.rotation * toi.normal,
+        ..toi
+    })
 }
 
 /// The simplex with every A-point moved by `delta` (every vertex stores A's support point at
