@@ -137,18 +137,63 @@ pub enum Intersection<T: Real, const D: usize> {
     },
 }
 
-/// The direction GJK ended with, kept between frames so the next query on the same pair
-/// starts where this one stopped (temporal coherence: with small motion GJK then needs one or
-/// two iterations instead of several).
+/// What GJK ended with, kept between frames so the next query on the same pair starts where
+/// this one stopped (temporal coherence): the last direction (boolean queries: usually one
+/// support call settles a separated pair) and the directions of the terminal simplex's
+/// vertices (distance queries: the simplex is rebuilt from them, and GJK needs about two
+/// iterations instead of five on coherent motion).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkCache<T: Real, const D: usize> {
     /// The last `v = a − b` (from B's closest point to A's), or zero for "no information".
     pub direction: Vector<T, D>,
+    /// The directions of the last terminal simplex's vertices (distance queries): the next
+    /// distance query re-evaluates the supports along them and starts from that simplex, so
+    /// after a small motion it converges in one or two iterations instead of rebuilding the
+    /// simplex one vertex per iteration.
+    simplex: [Vector<T, D>; 4],
+    simplex_len: usize,
 }
 
 impl<T: Real, const D: usize> Default for GjkCache<T, D> {
     fn default() -> Self {
-        Self { direction: Vector::zeros() }
+        Self { direction: Vector::zeros(), simplex: [Vector::zeros(); 4], simplex_len: 0 }
+    }
+}
+
+impl<T: Real, const D: usize> GjkCache<T, D> {
+    /// A cache holding only a direction (no simplex).
+    pub fn from_direction(direction: Vector<T, D>) -> Self {
+        Self { direction, ..Self::default() }
+    }
+
+    /// The starting simplex of a warm-started distance query: the supports re-evaluated along
+    /// the remembered directions (`None` without a usable history).
+    fn warm_simplex<A, B>(&self, a: &A, b: &B) -> Option<Simplex<T, D>>
+    where
+        A: SupportMap<T, D> + ?Sized,
+        B: SupportMap<T, D> + ?Sized,
+    {
+        let dirs = &self.simplex[..self.simplex_len];
+        let usable = |d: &Vector<T, D>| d.norm_squared() > T::zero() && d.iter().all(|x| x.is_finite());
+        if dirs.is_empty() || !dirs.iter().all(usable) {
+            return None;
+        }
+        let mut simplex = Simplex::single_along(cso_support(a, b, &dirs[0]), dirs[0]);
+        for d in &dirs[1..] {
+            simplex.push_along(cso_support(a, b, d), *d);
+        }
+        Some(simplex)
+    }
+
+    /// Remembers the terminal simplex's directions (kept only when every one is known).
+    fn remember(&mut self, simplex: &Simplex<T, D>) {
+        let dirs = simplex.directions();
+        if dirs.iter().all(|d| d.norm_squared() > T::zero()) && dirs.len() <= D {
+            self.simplex[..dirs.len()].copy_from_slice(dirs);
+            self.simplex_len = dirs.len();
+        } else {
+            self.simplex_len = 0;
+        }
     }
 }
 
@@ -276,6 +321,16 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    // Distance queries with a remembered simplex start from it, re-evaluated at the new poses
+    // (after a small motion it is already close to the terminal one).
+    if let Mode::Distance = mode {
+        if let Some(mut warm) = cache.warm_simplex(a, b) {
+            let v = warm.reduce();
+            if !warm.is_full() {
+                return iterate(a, b, config, cache, mode, warm, v);
+            }
+        }
+    }
     let start = if cache.direction.iter().all(|x| x.is_finite()) && cache.direction.norm_squared() > T::zero()
     {
         cache.direction
@@ -313,11 +368,27 @@ where
             return (result, Some(-start));
         }
     }
-    let mut simplex = Simplex::single(first);
-    let mut v = first.w;
+    iterate(a, b, config, cache, mode, Simplex::single_along(first, start), first.w)
+}
+
+/// GJK's main loop from a starting simplex and its closest point `v`.
+fn iterate<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    config: &GjkConfig<T>,
+    cache: &mut GjkCache<T, D>,
+    mode: Mode<T>,
+    mut simplex: Simplex<T, D>,
+    mut v: Vector<T, D>,
+) -> (GjkResult<T, D>, Option<Vector<T, D>>)
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
     let mut vv = v.norm_squared();
     // Largest |w|² seen: the scale of the absolute tolerance (kept incrementally: no loop).
-    let mut scale_sq = vv;
+    let mut scale_sq = simplex.max_norm_squared();
     // Best lower bound so far, squared: max (v·w)² / |v|² over iterations with v·w > 0.
     let mut lower_sq = T::zero();
     let eps_abs_sq = config.abs_tolerance * config.abs_tolerance;
@@ -354,7 +425,7 @@ where
             status = GjkStatus::Separated;
             break;
         }
-        simplex.push(w);
+        simplex.push_along(w, v);
         let next = simplex.reduce();
         let next_vv = next.norm_squared();
         let progress = next_vv < vv;
@@ -376,6 +447,9 @@ where
     let distance = if status == GjkStatus::Intersecting { T::zero() } else { vv.sqrt() };
     if status != GjkStatus::Intersecting {
         cache.direction = v;
+        cache.remember(&simplex);
+    } else {
+        cache.simplex_len = 0;
     }
     let result = GjkResult {
         status,

@@ -39,13 +39,27 @@ impl<T: Real, const D: usize> SimplexVertex<T, D> {
 pub struct Simplex<T: Real, const D: usize> {
     vertices: [SimplexVertex<T, D>; 4],
     lambdas: [T; 4],
+    /// The direction each vertex's support points were taken along (zero when unknown):
+    /// re-evaluating the supports along them rebuilds an equivalent simplex after a small
+    /// motion, which is GJK's simplex warm start.
+    directions: [Vector<T, D>; 4],
     len: usize,
 }
 
 impl<T: Real, const D: usize> Simplex<T, D> {
     /// The simplex with the single vertex `v` (weight 1).
     pub fn single(v: SimplexVertex<T, D>) -> Self {
-        Self { vertices: [v; 4], lambdas: [T::one(), T::zero(), T::zero(), T::zero()], len: 1 }
+        Self::single_along(v, Vector::zeros())
+    }
+
+    /// [`Simplex::single`] remembering the direction `v` came from.
+    pub fn single_along(v: SimplexVertex<T, D>, direction: Vector<T, D>) -> Self {
+        Self {
+            vertices: [v; 4],
+            lambdas: [T::one(), T::zero(), T::zero(), T::zero()],
+            directions: [direction; 4],
+            len: 1,
+        }
     }
 
     /// Number of vertices (1 to D + 1).
@@ -87,10 +101,23 @@ impl<T: Real, const D: usize> Simplex<T, D> {
     /// Appends a vertex (the caller then calls [`Simplex::reduce`]). Ignored when full.
     #[inline]
     pub fn push(&mut self, v: SimplexVertex<T, D>) {
+        self.push_along(v, Vector::zeros());
+    }
+
+    /// [`Simplex::push`] remembering the direction `v` came from.
+    #[inline]
+    pub fn push_along(&mut self, v: SimplexVertex<T, D>, direction: Vector<T, D>) {
         if self.len < D + 1 && self.len < 4 {
             self.vertices[self.len] = v;
+            self.directions[self.len] = direction;
             self.len += 1;
         }
+    }
+
+    /// The directions the vertices came from (zero where unknown).
+    #[inline]
+    pub fn directions(&self) -> &[Vector<T, D>] {
+        &self.directions[..self.len]
     }
 
     /// The closest point to the origin, `Σ λᵢ wᵢ`.
@@ -124,9 +151,10 @@ impl<T: Real, const D: usize> Simplex<T, D> {
     }
 
     fn apply(&mut self, s: &Solution<T>) {
-        let old = self.vertices;
+        let (old, old_directions) = (self.vertices, self.directions);
         for k in 0..s.len {
             self.vertices[k] = old[s.index[k]];
+            self.directions[k] = old_directions[s.index[k]];
             self.lambdas[k] = s.lambda[k];
         }
         self.len = s.len;

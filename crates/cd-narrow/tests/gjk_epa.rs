@@ -262,26 +262,39 @@ fn overlapping_cylinders_capsule_box_and_rotated_cuboids() {
     assert!((c.distance - 0.1).abs() < 1e-12 && (c.normal - V3::z()).norm() < 1e-9, "{c:?}");
 }
 
+/// A support map that counts its calls (the real cost of a GJK run).
+struct Counted<'a, S>(&'a S, &'a std::cell::Cell<usize>);
+
+impl<S: SupportMap<f64, 3>> SupportMap<f64, 3> for Counted<'_, S> {
+    fn support(&self, d: &V3) -> P3 {
+        self.1.set(self.1.get() + 1);
+        self.0.support(d)
+    }
+}
+
 #[test]
-fn warm_start_gives_the_same_answer_in_fewer_iterations() {
+fn warm_start_gives_the_same_answer_with_fewer_support_calls() {
     let mut rng = Rng(5);
     let a = rng.cloud::<3>(40, V3::zeros(), 1.0);
     let b0 = rng.cloud::<3>(40, V3::new(3.0, 0.5, 0.0), 1.0);
     let mut cache = GjkCache::default();
-    let (mut warm_iters, mut cold_iters) = (0, 0);
+    let (warm_calls, cold_calls) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
     for step in 0..100 {
         let m = Isometry3::from_parts(
             Translation3::new(0.0, (step as f64 * 0.01).sin(), 0.0),
             UnitQuaternion::from_euler_angles(0.0, 0.0, step as f64 * 0.005),
         );
         let b = Transformed::new(&b0, m);
-        let warm = gjk_distance(&a, &b, &GjkConfig::default(), &mut cache);
-        let cold = gjk_distance(&a, &b, &GjkConfig::default(), &mut GjkCache::default());
+        // The cache holds the last direction and the terminal simplex's directions: the next
+        // query rebuilds that simplex from them.
+        let warm = gjk_distance(&Counted(&a, &warm_calls), &b, &GjkConfig::default(), &mut cache);
+        let cold =
+            gjk_distance(&Counted(&a, &cold_calls), &b, &GjkConfig::default(), &mut GjkCache::default());
         assert!((warm.distance - cold.distance).abs() < 1e-12);
-        warm_iters += warm.iterations;
-        cold_iters += cold.iterations;
+        assert!((warm.point_a - cold.point_a).norm() < 1e-9 && (warm.point_b - cold.point_b).norm() < 1e-9);
     }
-    assert!(warm_iters < cold_iters, "warm {warm_iters} cold {cold_iters}");
+    let (warm, cold) = (warm_calls.get(), cold_calls.get());
+    assert!(warm * 10 < cold * 7, "warm {warm} support calls, cold {cold}");
 }
 
 #[test]
@@ -291,7 +304,7 @@ fn iteration_cap_is_reported_not_hidden() {
     let b = Ball::new(P3::new(2.0, 1.0, 0.0), 1.0).unwrap();
     let tight = GjkConfig { max_iterations: 1, ..GjkConfig::default() };
     // Start from a poor direction (the centre line would settle two balls at once).
-    let poor = || GjkCache { direction: V3::new(0.0, 0.3, 1.0) };
+    let poor = || GjkCache::from_direction(V3::new(0.0, 0.3, 1.0));
     let g = gjk_distance(&a, &b, &tight, &mut poor());
     let exact = 5f64.sqrt() - 2.0;
     assert_eq!(g.status, GjkStatus::IterationCap);
