@@ -137,9 +137,9 @@ where
         config: &CastConfig<T>,
         max_time: T,
     ) -> Self {
-        let noise = T::epsilon() * T::lit(16.0) * (a.reach(max_time) + b.reach(max_time));
+        let noise = T::epsilon() * T::lit(4.0) * (a.reach(max_time) + b.reach(max_time));
         Self {
-            tolerance: (config.rel_tolerance * a.size().max(b.size())).max(noise * T::lit(4.0)),
+            tolerance: (config.rel_tolerance * a.size().max(b.size())).max(noise * T::lit(2.0)),
             noise,
             a,
             b,

@@ -35,11 +35,11 @@ pub struct CastConfig<T> {
 }
 
 impl<T: Real> Default for CastConfig<T> {
-    /// 256 iterations; a relative tolerance of `10⁻⁶` (f64) or `√ε / 10 ≈ 3.5·10⁻⁵` (f32),
+    /// 256 iterations; a relative tolerance of `10⁻⁶` (f64) or `100 ε ≈ 1.2·10⁻⁵` (f32),
     /// whichever is larger. The shape cast needs a handful of iterations on polytopes; the
     /// advancement methods under fast rotation need tens to a couple of hundred.
     fn default() -> Self {
-        Self { max_iterations: 256, rel_tolerance: (T::epsilon().sqrt() * T::lit(0.1)).max(T::lit(1e-6)) }
+        Self { max_iterations: 256, rel_tolerance: (T::epsilon() * T::lit(100.0)).max(T::lit(1e-6)) }
     }
 }
 

@@ -3,6 +3,10 @@
 //! One dependency for the whole pipeline: every layer is re-exported under its own name, and
 //! (with its issue) a collision world wires them together: broad → mid → narrow → ccd → response.
 //!
+//! Queries that need two layers that do not know each other live here:
+//! [`mesh_cast::cast_shape_mesh`] casts any convex shape against a triangle mesh through its
+//! hierarchy (cd-ccd's shape cast driven by cd-mid's tree).
+//!
 //! ```
 //! use cd::geom::{Aabb, Ray};
 //! use nalgebra::{Point3, Vector3};
@@ -20,6 +24,8 @@ pub use cd_geom as geom;
 pub use cd_mid as mid;
 pub use cd_narrow as narrow;
 pub use cd_response as response;
+
+pub mod mesh_cast;
 
 /// The README's usage example, compiled and run as a doctest.
 #[doc = include_str!("../../../README.md")]
