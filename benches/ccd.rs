@@ -8,7 +8,8 @@
 //! same motion as the constant-angular-velocity ones).
 //!
 //! * linear: cd's closed form where one exists (`sphere_sphere`, dynamic SAT `obb_obb`) and
-//!   the GJK ray cast `shape_cast` for every pair, against parry's `cast_shapes` and
+//!   the GJK ray cast (`shape_cast_posed`: local shapes and poses, as parry takes them) for
+//!   every pair, against parry's `cast_shapes` and
 //!   `sweep_time_of_impact`;
 //! * rotating: cd's `conservative_advancement` and `separating_axis_toi`, against parry's
 //!   `cast_shapes_nonlinear` and `sweep_time_of_impact`.
@@ -20,7 +21,7 @@
 
 use cd_benches::{parry_pose, parry_vector, sphere_points, Rng, BATCH};
 use cd_ccd::{
-    conservative_advancement, obb_obb, separating_axis_toi, shape_cast, sphere_sphere, CastConfig,
+    conservative_advancement, obb_obb, separating_axis_toi, shape_cast_posed, sphere_sphere, CastConfig,
     LinearMotion, MovingShape, RigidMotion,
 };
 use cd_geom::{Ball, ConvexPolyhedron, Obb, Point, Real, Segment, SupportMap, Transformed, Vector};
@@ -264,15 +265,15 @@ impl Scene {
         LinearMotion::new(a.linvel, b.linvel, 1.0).unwrap()
     }
 
-    /// cd's GJK ray cast on the cores placed at the start poses.
+    /// cd's GJK ray cast on the local cores and their start poses (as parry takes them).
     fn cd_shape_cast(&self) -> Vec<Option<f32>> {
         let ((ca, ra), (cb, rb)) = (&self.cores.0, &self.cores.1);
         let config = CastConfig::default();
         self.bodies
             .iter()
             .map(|(a, b)| {
-                let (ta, tb) = (Transformed::new(ca, a.pose), Transformed::new(cb, b.pose));
-                shape_cast(&ta, *ra, &tb, *rb, &self.linear(a, b), &config).map(|h| h.time)
+                shape_cast_posed(ca, &a.pose, *ra, cb, &b.pose, *rb, &self.linear(a, b), &config)
+                    .map(|h| h.time)
             })
             .collect()
     }

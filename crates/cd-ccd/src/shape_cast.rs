@@ -95,6 +95,24 @@ where
         let tolerance = config.rel_tolerance * (scale + radius);
         if vn <= radius + tolerance || simplex.is_full() {
             status = if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
+            if lambda > T::zero() && vn > radius && !simplex.is_full() {
+                // Within the tolerance of touching, but a last separating plane usually still
+                // exists: jumping onto it makes λ exact for a face contact (one more support
+                // call), and stays safe like every other jump.
+                let (sa, sb) = (a.support(&-v), b.support(&v));
+                let w = (sa - sb) + r * lambda;
+                let (vw, vr) = (v.dot(&w), v.dot(&r));
+                if vw > radius * vn && vr < T::zero() {
+                    let step = (radius * vn - vw) / vr;
+                    if lambda + step <= max_t {
+                        lambda += step;
+                        normal = -v / vn;
+                        simplex = shifted(&simplex, &(r * step));
+                        simplex.push(SimplexVertex::new(sa + r * lambda, sb));
+                        simplex.reduce();
+                    }
+                }
+            }
             break;
         }
         // Support point of (A + λr) − B against v.

@@ -68,7 +68,8 @@ fn mesh_cast_equals_casting_against_every_triangle() {
         match (fast, brute) {
             (Some(f), Some(b)) => {
                 hits += 1;
-                assert!((f.toi.time - b).abs() <= 1e-9, "case {case}: tree {} brute {b}", f.toi.time);
+                // Equal up to the cast's tolerance (the tree casts later triangles with a shorter limit).
+                assert!((f.toi.time - b).abs() <= 1e-7, "case {case}: tree {} brute {b}", f.toi.time);
                 assert_eq!(f.toi.status, ToiStatus::Converged);
                 // The reported triangle really is hit at that time.
                 let own = shape_cast(
@@ -79,7 +80,7 @@ fn mesh_cast_equals_casting_against_every_triangle() {
                     &motion,
                     &config,
                 );
-                assert!((own.unwrap().time - f.toi.time).abs() <= 1e-9);
+                assert!((own.unwrap().time - f.toi.time).abs() <= 1e-7);
             }
             (None, None) => {}
             (f, b) => panic!("case {case}: tree {f:?} brute {b:?}"),
