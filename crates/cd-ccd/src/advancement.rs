@@ -247,7 +247,9 @@ where
 
 /// The separating-axis time of impact (root finding along GJK's axis, certified by the rate
 /// bound): same contract as [`conservative_advancement`] — the time returned is never later
-/// than the true contact — usually with fewer distance queries.
+/// than the true contact — with fewer distance queries (about 60 % of them on rotating boxes)
+/// but extra gap evaluations in the root search; measured faster on larger hulls, slower on
+/// boxes and capsules.
 pub fn separating_axis_toi<A, B, T>(
     a: &MovingShape<'_, A, T>,
     b: &MovingShape<'_, B, T>,

@@ -319,8 +319,10 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T> {
     // A (nearly) flat tetrahedron has a volume at rounding level: the signs of the sub-volumes
     // are then noise, and "all the same sign" would claim the origin inside with weights that
     // do not reproduce it. Treat it as the union of its faces instead.
-    let scale = w.iter().fold(T::zero(), |m, x| m.max(x.norm()));
-    let flat = total.abs() <= T::epsilon() * T::lit(64.0) * scale * scale * scale;
+    // Compared squared, so no square root is taken: |total| ≤ 64 ε · max|wᵢ|³.
+    let scale_sq = w.iter().fold(T::zero(), |m, x| m.max(x.norm_squared()));
+    let eps = T::epsilon() * T::lit(64.0);
+    let flat = total * total <= eps * eps * scale_sq * scale_sq * scale_sq;
     if !flat && c.iter().all(|&x| same_sign(x, total)) {
         return Solution {
             index: [0, 1, 2, 3],
