@@ -231,7 +231,8 @@ fn triangle<T: Real, const D: usize>(
 ) -> Solution<T> {
     let (areas, total) = triangle_areas(p, q, r);
     if areas.iter().all(|&c| same_sign(c, total)) {
-        let lambda = [areas[0] / total, areas[1] / total, areas[2] / total, T::zero()];
+        let inv = T::one() / total;
+        let lambda = [areas[0] * inv, areas[1] * inv, areas[2] * inv, T::zero()];
         return Solution { index: [ids[0], ids[1], ids[2], 0], lambda, len: 3 };
     }
     // The origin's projection is outside (or on) the edge opposite each vertex whose area has
