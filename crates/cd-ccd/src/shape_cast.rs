@@ -25,12 +25,15 @@ use crate::toi::{unit_or_zero, Toi, ToiStatus};
 /// Tolerance and iteration cap of the iterative continuous queries.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CastConfig<T> {
-    /// Maximal number of support-point evaluations (shape cast) or distance queries
-    /// (conservative advancement).
+    /// Maximal number of iterations: support-point evaluations of the shape cast, distance
+    /// queries of the advancement methods. Reaching it gives [`ToiStatus::IterationCap`] with
+    /// a time that is still safe.
     pub max_iterations: u32,
-    /// Contact is declared when the shapes are closer than this fraction of their size (the
-    /// largest support point of `A − B` seen): the answer is then touching to within it, and
-    /// never later than the true contact.
+    /// Contact is declared when the shapes are closer than this fraction of their size — for
+    /// the shape cast the largest support point of `A − B` seen, for the advancement methods
+    /// the larger shape's half-diagonal (never less than a few ulps of the coordinates the
+    /// motion reaches). The answer is then touching to within it, and never later than the
+    /// true contact.
     pub rel_tolerance: T,
 }
 
