@@ -17,7 +17,7 @@
 use nalgebra::{Isometry, Isometry3};
 
 use cd_geom::{Real, SupportMap, Transformed, Vector};
-use cd_narrow::{Simplex, SimplexVertex};
+use cd_narrow::{gjk_distance, GjkCache, GjkConfig, GjkStatus, Simplex, SimplexVertex};
 
 use crate::motion::LinearMotion;
 use crate::toi::{unit_or_zero, Toi, ToiStatus};
@@ -119,6 +119,7 @@ where
             break;
         }
         // Support point of (A + λr) − B against v.
+        let lambda_at_support = lambda;
         let sa = a.support(&-v);
         let sb = b.support(&v);
         let w = (sa - sb) + r * lambda;
@@ -144,10 +145,37 @@ where
             status = if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
             break;
         }
+        let lambda_before = lambda_at_support;
         simplex.push(SimplexVertex::new(sa + r * lambda, sb));
         v = simplex.reduce();
         if !v.iter().all(|x| x.is_finite()) {
             return None; // a misbehaving user support map
+        }
+        if lambda == lambda_before && v.norm() >= vn {
+            // Stalled: neither λ nor |v| moved (rounding makes the sub-simplex search return
+            // the same face near a grazing contact, mostly in f32). Take a conservative step
+            // from GJK's distance at this λ instead and restart the simplex there.
+            let moved = Shifted { shape: a, offset: r * lambda };
+            let g = gjk_distance(&moved, b, &GjkConfig::default(), &mut GjkCache::default());
+            let gap = g.distance - radius;
+            if g.status == GjkStatus::Intersecting || gap <= tolerance {
+                status = if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
+                break;
+            }
+            let n = unit_or_zero(g.point_b - g.point_a);
+            let approach = n.dot(&r); // under translation the gap along n closes at this rate
+            if approach <= T::zero() {
+                return None;
+            }
+            let step = gap / approach;
+            lambda += step;
+            if lambda > max_t {
+                return None;
+            }
+            normal = n;
+            let w = SimplexVertex::new(a.support(&-n) + r * lambda, b.support(&n));
+            simplex = Simplex::single(w);
+            v = w.w;
         }
     }
     if simplex.is_full() {
@@ -215,6 +243,21 @@ where
         normal: pose_a.rotation * toi.normal,
         ..toi
     })
+}
+
+/// A shape translated by `offset` (A at the current λ, for the stall fallback's distance).
+struct Shifted<'s, S: ?Sized, T: Real, const D: usize> {
+    shape: &'s S,
+    offset: Vector<T, D>,
+}
+
+impl<S: SupportMap<T, D> + ?Sized, T: Real, const D: usize> SupportMap<T, D> for Shifted<'_, S, T, D> {
+    fn support(&self, d: &Vector<T, D>) -> cd_geom::Point<T, D> {
+        self.shape.support(d) + self.offset
+    }
+    fn interior_point(&self) -> cd_geom::Point<T, D> {
+        self.shape.interior_point() + self.offset
+    }
 }
 
 /// The simplex with every A-point moved by `delta` (every vertex stores A's support point at

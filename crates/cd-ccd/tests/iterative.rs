@@ -337,10 +337,10 @@ fn start_in_contact_parallel_zero_velocity_and_grazing() {
 }
 
 #[test]
-fn f32_agrees_with_f64() {
+fn f32_answers_are_valid_in_f64() {
     let mut rng = Rng(13);
     let mut compared = 0;
-    for _ in 0..200 {
+    for _ in 0..cases(600) {
         let (ca, cb) = (rng.p3(-5.0, 5.0), rng.p3(-5.0, 5.0));
         let (ha, hb) = (rng.v3(0.2, 1.5), rng.v3(0.2, 1.5));
         let (ra, rb) = (rng.rotation(), rng.rotation());
@@ -356,9 +356,25 @@ fn f32_agrees_with_f64() {
             shape_cast(&a64, 0.0, &b64, 0.0, &m64, &CastConfig::default()),
             shape_cast(&a32, 0.0, &b32, 0.0, &m32, &CastConfig::default()),
         );
+        // The f32 cast converges too (a grazing f32 cast once stalled on the same face until the
+        // iteration cap; it now falls back to a conservative step).
+        assert!(cast.1.is_none_or(|h| h.status != ToiStatus::IterationCap), "{:?}", cast.1);
+        // At the f32 time the exact (f64) boxes touch to within f32's tolerance. (Times alone
+        // differ more on grazing paths, where a tiny distance takes a long time to close; and
+        // the f32 boxes are the f64 ones rounded, a slightly different problem, so the f32 time
+        // may even be a rounding later.)
+        let distance_at = |t: f64| {
+            let moved = Obb::new(ca + v * t, ra, ha).unwrap();
+            distance(Shape::Box(&moved), Shape::Box(&b64), &mut PairCache::default()).unwrap().distance
+        };
         for (x, y) in [sat, cast] {
-            if let (Some(x), Some(y)) = (x, y) {
-                assert!((x.time - y.time as f64).abs() < 1e-4, "{} vs {}", x.time, y.time);
+            if let (Some(_), Some(y)) = (x, y) {
+                let t32 = y.time as f64;
+                let d = distance_at(t32);
+                match y.status {
+                    ToiStatus::StartedInContact => assert!(d < 2e-4, "started in contact at distance {d}"),
+                    _ => assert!(d.abs() < 2e-4, "f32 time {t32}: f64 distance {d}"),
+                }
                 compared += 1;
             }
         }
