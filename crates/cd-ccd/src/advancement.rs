@@ -8,7 +8,8 @@
 //!
 //! `μ = n·(v_A − v_B) + |n × ω_A| ρ_A + |n × ω_B| ρ_B`,
 //!
-//! where `ρ` is the largest distance of a point of the shape from its rotation axis (a point
+//! where `ρ` is the largest distance of a point of the shape's core from its rotation axis
+//! (the radius around the core turns into itself and does not count; a point
 //! at offset `x` from the centre moves along `n` at `(ω × x)·n = x·(n × ω)`, and `n × ω` is
 //! perpendicular to `ω`). This is the seed's `c = (v_B − v_A)·d/|d| + |ω_A| r_A + |ω_B| r_B`,
 //! tightened: only the rotation across `n` counts, and only the distance from the axis.
@@ -52,8 +53,11 @@ impl<'a, S: SupportMap<T, 3> + ?Sized, T: Real> MovingShape<'a, S, T> {
         Self { shape, radius, motion }
     }
 
-    /// Largest distance of a point of the (grown) shape from the rotation axis, bounded with
-    /// the shape's local bounding box (six support calls, done once per query).
+    /// Largest distance of a point of the core from the rotation axis, bounded with the core's
+    /// local bounding box (six support calls, done once per query). The radius does not count:
+    /// the ball grown around each core point is the same set however the body turns, so only
+    /// the core's motion moves the surface (a ball spinning about its centre has no rotational
+    /// term at all).
     fn axis_radius(&self) -> T {
         let w = self.motion.angular_velocity();
         let wn = w.norm();
@@ -70,7 +74,7 @@ impl<'a, S: SupportMap<T, 3> + ?Sized, T: Real> MovingShape<'a, S, T> {
             let x = p - center.coords;
             rho = rho.max((x - axis * x.dot(&axis)).norm());
         }
-        rho + self.radius
+        rho
     }
 
     /// Half the diagonal of the shape's local box plus its radius: the size the distance
