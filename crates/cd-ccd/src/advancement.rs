@@ -26,12 +26,11 @@
 
 use nalgebra::{Isometry, Isometry3, Point3, Vector3};
 
-use cd_geom::{Real, SupportMap, Transformed};
+use cd_geom::{support_aabb, Real, SupportMap, Transformed};
 use cd_narrow::{gjk_distance, GjkCache, GjkConfig, GjkStatus};
 
 use crate::motion::RigidMotion;
 use crate::shape_cast::CastConfig;
-use crate::swept::local_box;
 use crate::toi::{unit_or_zero, Toi, ToiStatus};
 
 /// One rigidly moving body: a convex core shape in its local frame, grown by a radius.
@@ -53,42 +52,36 @@ impl<'a, S: SupportMap<T, 3> + ?Sized, T: Real> MovingShape<'a, S, T> {
         Self { shape, radius, motion }
     }
 
-    /// Largest distance of a point of the core from the rotation axis, bounded with the core's
-    /// local bounding box (six support calls, done once per query). The radius does not count:
-    /// the ball grown around each core point is the same set however the body turns, so only
-    /// the core's motion moves the surface (a ball spinning about its centre has no rotational
-    /// term at all).
-    fn axis_radius(&self) -> T {
+    /// What the bounds of both algorithms need from the shape, from its local box (six
+    /// support calls, once per query):
+    ///
+    /// * the largest distance of a point of the core from the rotation axis. The radius does
+    ///   not count: the ball grown around each core point is the same set however the body
+    ///   turns, so only the core's motion moves the surface (a ball spinning about its centre
+    ///   has no rotational term at all);
+    /// * the size the distance tolerance is relative to: half the box's diagonal plus the radius;
+    /// * a bound on the coordinates the shape reaches during `[0, max_time]` (the scale of
+    ///   rounding errors).
+    fn bounds(&self, max_time: T) -> ShapeBounds<T> {
+        let (lo, hi) = support_aabb(self.shape);
+        let size = (hi - lo).norm() * T::lit(0.5) + self.radius;
+        let start = self.motion.start().transform_point(self.motion.local_center()).coords.norm();
+        let reach = start + self.motion.linear_velocity().norm() * max_time + size * T::lit(2.0);
         let w = self.motion.angular_velocity();
         let wn = w.norm();
-        if wn <= T::zero() {
-            return T::zero();
+        let mut axis_radius = T::zero();
+        if wn > T::zero() {
+            // The axis is fixed in the body: R(t)ᵀ ω = R₀ᵀ ω for a constant ω.
+            let axis = self.motion.start().rotation.inverse_transform_vector(w) / wn;
+            let center = self.motion.local_center();
+            for corner in 0..8 {
+                let p =
+                    Point3::from(Vector3::from_fn(|k, _| if corner >> k & 1 == 1 { hi[k] } else { lo[k] }));
+                let x = p - center;
+                axis_radius = axis_radius.max((x - axis * x.dot(&axis)).norm());
+            }
         }
-        // The axis is fixed in the body: R(t)ᵀ ω = R₀ᵀ ω for a constant ω.
-        let axis = self.motion.start().rotation.inverse_transform_vector(w) / wn;
-        let center = self.motion.local_center();
-        let (lo, hi) = local_box(self.shape);
-        let mut rho = T::zero();
-        for corner in 0..8 {
-            let p = Vector3::from_fn(|k, _| if corner >> k & 1 == 1 { hi[k] } else { lo[k] });
-            let x = p - center.coords;
-            rho = rho.max((x - axis * x.dot(&axis)).norm());
-        }
-        rho
-    }
-
-    /// Half the diagonal of the shape's local box plus its radius: the size the distance
-    /// tolerance is relative to.
-    fn size(&self) -> T {
-        let (lo, hi) = local_box(self.shape);
-        (hi - lo).norm() * T::lit(0.5) + self.radius
-    }
-
-    /// A bound on the coordinates the shape reaches during `[0, max_time]` (the scale of
-    /// rounding errors).
-    fn reach(&self, max_time: T) -> T {
-        let start = self.motion.start().transform_point(self.motion.local_center()).coords.norm();
-        start + self.motion.linear_velocity().norm() * max_time + self.size() * T::lit(2.0)
+        ShapeBounds { axis_radius, size, reach }
     }
 
     fn pose(&self, t: T) -> Isometry3<T> {
@@ -99,6 +92,13 @@ impl<'a, S: SupportMap<T, 3> + ?Sized, T: Real> MovingShape<'a, S, T> {
     fn support_at(&self, pose: &Isometry3<T>, d: &Vector3<T>) -> Point3<T> {
         pose.transform_point(&self.shape.support(&pose.inverse_transform_vector(d)))
     }
+}
+
+/// A moving shape's extents, as [`MovingShape::bounds`] computes them.
+struct ShapeBounds<T> {
+    axis_radius: T,
+    size: T,
+    reach: T,
 }
 
 /// What both algorithms know about the pair: the rate bounds along an axis.
@@ -141,14 +141,15 @@ where
         config: &CastConfig<T>,
         max_time: T,
     ) -> Self {
-        let noise = T::epsilon() * T::lit(4.0) * (a.reach(max_time) + b.reach(max_time));
+        let (ba, bb) = (a.bounds(max_time), b.bounds(max_time));
+        let noise = T::epsilon() * T::lit(4.0) * (ba.reach + bb.reach);
         Self {
-            tolerance: (config.rel_tolerance * a.size().max(b.size())).max(noise * T::lit(2.0)),
+            tolerance: (config.rel_tolerance * ba.size.max(bb.size)).max(noise * T::lit(2.0)),
             noise,
             a,
             b,
-            rho_a: a.axis_radius(),
-            rho_b: b.axis_radius(),
+            rho_a: ba.axis_radius,
+            rho_b: bb.axis_radius,
             gjk: GjkConfig::default(),
             cache: GjkCache::default(),
             last_normal: Vector3::zeros(),

@@ -14,11 +14,11 @@
 use nalgebra::{Point3, Vector3};
 
 use cd_geom::{
-    closest_points_between_segments, closest_points_segment_triangle, Capsule, Plane, Point, Real, Triangle,
+    closest_points_between_segments, closest_points_segment_triangle, Capsule, Plane, Real, Triangle,
 };
 
 use crate::motion::LinearMotion;
-use crate::sphere::moved;
+use crate::sphere::{moved, rounded_segment_against_plane};
 use crate::swept_sphere::{cylinder_side_entry, Face};
 use crate::toi::{unit_or_zero, Earliest, Toi, ToiStatus};
 
@@ -45,7 +45,7 @@ pub fn capsule_plane<T: Real, const D: usize>(
     // The side the capsule is on decides which way the normal points; a capsule whose axis
     // crosses the plane has one end at a negative distance, hence in contact.
     let side = if plane.signed_distance(capsule.a()) >= T::zero() { T::one() } else { -T::one() };
-    capsule_against_plane(capsule, plane, side, motion)
+    rounded_segment_against_plane(capsule.a(), capsule.b(), capsule.radius(), plane, side, motion)
 }
 
 /// Capsule A moving against the half-space B = `{x : n·x + d ≤ 0}` (like
@@ -55,48 +55,7 @@ pub fn capsule_halfspace<T: Real, const D: usize>(
     halfspace: &Plane<T, D>,
     motion: &LinearMotion<T, D>,
 ) -> Option<Toi<T, D>> {
-    capsule_against_plane(capsule, halfspace, T::one(), motion)
-}
-
-/// The shared plane test: the capsule is (or must be) on the side `side · n > 0`.
-fn capsule_against_plane<T: Real, const D: usize>(
-    capsule: &Capsule<T, D>,
-    plane: &Plane<T, D>,
-    side: T,
-    motion: &LinearMotion<T, D>,
-) -> Option<Toi<T, D>> {
-    let r = capsule.radius();
-    let da = side * plane.signed_distance(capsule.a());
-    let db = side * plane.signed_distance(capsule.b());
-    let normal = -*plane.normal() * side; // from the capsule towards the plane
-    let v = motion.relative_velocity();
-    let nearest = da.min(db);
-    let (t, status) = if nearest <= r {
-        (T::zero(), ToiStatus::StartedInContact)
-    } else {
-        let approach = normal.dot(&v);
-        if approach <= T::zero() {
-            return None;
-        }
-        let t = (nearest - r) / approach;
-        if t > motion.max_time() {
-            return None;
-        }
-        (t, ToiStatus::Converged)
-    };
-    // The touching end; both (their midpoint) when the axis is parallel to the plane to
-    // within rounding of the coordinates.
-    let tolerance = T::epsilon() * T::lit(16.0) * (T::one() + da.abs().max(db.abs()));
-    let end = if (da - db).abs() <= tolerance {
-        nalgebra::center(capsule.a(), capsule.b())
-    } else if da < db {
-        *capsule.a()
-    } else {
-        *capsule.b()
-    };
-    let end: Point<T, D> = moved(&end, &v, t);
-    let toi = Toi { time: t, point_a: end + normal * r, point_b: plane.project(&end), normal, status };
-    Some(toi.shifted(motion.offset_b(t)))
+    rounded_segment_against_plane(capsule.a(), capsule.b(), capsule.radius(), halfspace, T::one(), motion)
 }
 
 /// Capsule A moving against triangle B (two-sided). Exact; O(1): two end spheres against the

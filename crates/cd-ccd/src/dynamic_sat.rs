@@ -320,8 +320,8 @@ pub fn triangle_obb<T: Real>(
     let (t, status) = sweep.result();
     let shift = v * t;
     let normal = sweep.normal();
-    let points = triangle_box_touching_points(&vertices, &edges, &shift, b, sweep.decider(), &normal)
-        .or_else(|| {
+    let points =
+        triangle_box_touching_points(tri, &edges, &shift, b, sweep.decider(), &normal).or_else(|| {
             // Face against edge or face: the centre of the clipped contact region.
             let moved = Triangle::new(vertices[0] + shift, vertices[1] + shift, vertices[2] + shift).ok()?;
             let mut manifold = Manifold::default();
@@ -334,7 +334,7 @@ pub fn triangle_obb<T: Real>(
 
 /// [`box_box_touching_points`] for a triangle (moved by `shift`) against a box.
 fn triangle_box_touching_points<T: Real>(
-    vertices: &[Point3<T>; 3],
+    tri: &Triangle<T, 3>,
     edges: &[Vector3<T>; 3],
     shift: &Vector3<T>,
     b: &Obb<T, 3>,
@@ -345,7 +345,7 @@ fn triangle_box_touching_points<T: Real>(
     let box_unique = (0..3).all(|k| b.axis(k).dot(n).abs() > T::lit(1e-6));
     match decider {
         0..=2 if tri_unique => {
-            let p = points_support(vertices, n) + shift;
+            let p = tri.support(n) + shift;
             Some((p, p))
         }
         3 if box_unique => {
@@ -355,20 +355,13 @@ fn triangle_box_touching_points<T: Real>(
         4..=12 => {
             let (e, j) = ((decider - 4) / 3, (decider - 4) % 3);
             let (b0, b1) = supporting_edge(b, j, &-n);
+            let vertices = tri.vertices();
             let (t0, t1) = (vertices[e] + shift, vertices[(e + 1) % 3] + shift);
             let (c, _, _) = closest_points_between_segments(&t0, &t1, &b0, &b1);
             Some((c.a, c.b))
         }
         _ => None,
     }
-}
-
-/// The point of a set farthest along `d`.
-fn points_support<T: Real>(points: &[Point3<T>], d: &Vector3<T>) -> Point3<T> {
-    points
-        .iter()
-        .copied()
-        .fold(points[0], |best, p| if p.coords.dot(d) > best.coords.dot(d) { p } else { best })
 }
 
 /// Moving OBB A against triangle B: [`triangle_obb`] seen from the other side.

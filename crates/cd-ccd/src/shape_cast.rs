@@ -16,7 +16,7 @@
 
 use nalgebra::{Isometry, Isometry3};
 
-use cd_geom::{Real, SupportMap, Transformed, Vector};
+use cd_geom::{MinkowskiSum, Real, SupportMap, Transformed, Vector};
 use cd_narrow::{gjk_distance, GjkCache, GjkConfig, GjkStatus, Simplex, SimplexVertex};
 
 use crate::motion::LinearMotion;
@@ -155,7 +155,8 @@ where
             // Stalled: neither λ nor |v| moved (rounding makes the sub-simplex search return
             // the same face near a grazing contact, mostly in f32). Take a conservative step
             // from GJK's distance at this λ instead and restart the simplex there.
-            let moved = Shifted { shape: a, offset: r * lambda };
+            // A at λ: its Minkowski sum with the single point of its displacement.
+            let moved = MinkowskiSum { a, b: cd_geom::Point::from(r * lambda) };
             let g = gjk_distance(&moved, b, &GjkConfig::default(), &mut GjkCache::default());
             let gap = g.distance - radius;
             if g.status == GjkStatus::Intersecting || gap <= tolerance {
@@ -243,21 +244,6 @@ where
         normal: pose_a.rotation * toi.normal,
         ..toi
     })
-}
-
-/// A shape translated by `offset` (A at the current λ, for the stall fallback's distance).
-struct Shifted<'s, S: ?Sized, T: Real, const D: usize> {
-    shape: &'s S,
-    offset: Vector<T, D>,
-}
-
-impl<S: SupportMap<T, D> + ?Sized, T: Real, const D: usize> SupportMap<T, D> for Shifted<'_, S, T, D> {
-    fn support(&self, d: &Vector<T, D>) -> cd_geom::Point<T, D> {
-        self.shape.support(d) + self.offset
-    }
-    fn interior_point(&self) -> cd_geom::Point<T, D> {
-        self.shape.interior_point() + self.offset
-    }
 }
 
 /// The simplex with every A-point moved by `delta` (every vertex stores A's support point at

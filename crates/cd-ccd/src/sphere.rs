@@ -92,7 +92,7 @@ pub fn sphere_plane<T: Real, const D: usize>(
 ) -> Option<Toi<T, D>> {
     // The side the centre is on decides which way the sphere meets the surface.
     let side = if plane.signed_distance(ball.center()) >= T::zero() { T::one() } else { -T::one() };
-    sphere_against_plane(ball, plane, side, motion)
+    rounded_segment_against_plane(ball.center(), ball.center(), ball.radius(), plane, side, motion)
 }
 
 /// Sphere A moving against the half-space B = `{x : n·x + d ≤ 0}` (the solid side of a
@@ -103,44 +103,51 @@ pub fn sphere_halfspace<T: Real, const D: usize>(
     halfspace: &Plane<T, D>,
     motion: &LinearMotion<T, D>,
 ) -> Option<Toi<T, D>> {
-    sphere_against_plane(ball, halfspace, T::one(), motion)
+    rounded_segment_against_plane(ball.center(), ball.center(), ball.radius(), halfspace, T::one(), motion)
 }
 
-/// The shared plane test: the sphere is (or must be) on the side `side · n > 0`, and touches
-/// once its distance to the plane measured on that side, `s = side · (n·c + d)`, is down to
-/// `r`: at `t = (s − r)/(−side · n·v)`.
-fn sphere_against_plane<T: Real, const D: usize>(
-    ball: &Ball<T, D>,
+/// The shared plane test of spheres and capsules: the segment `[a, b]` grown by `r` (a sphere
+/// is `a = b`) is (or must be) on the side `side · n > 0`. Its distance to the plane is linear
+/// along the segment, so the nearer end touches first, once its distance measured on that side,
+/// `s = side · (n·x + d)`, is down to `r`: at `t = (s − r)/(−side · n·v)`. Both ends (their
+/// midpoint) are reported when the segment is parallel to the plane to within rounding.
+pub(crate) fn rounded_segment_against_plane<T: Real, const D: usize>(
+    a: &Point<T, D>,
+    b: &Point<T, D>,
+    r: T,
     plane: &Plane<T, D>,
     side: T,
     motion: &LinearMotion<T, D>,
 ) -> Option<Toi<T, D>> {
-    let s = side * plane.signed_distance(ball.center());
-    let r = ball.radius();
-    let normal = -*plane.normal() * side; // from the sphere towards the plane
-    if s <= r {
-        return Some(plane_contact(ball, plane, normal, T::zero(), motion, ToiStatus::StartedInContact));
-    }
-    let approach = normal.dot(&motion.relative_velocity());
-    if approach <= T::zero() {
-        return None;
-    }
-    let t = (s - r) / approach;
-    (t <= motion.max_time()).then(|| plane_contact(ball, plane, normal, t, motion, ToiStatus::Converged))
-}
-
-/// The contact of a sphere with a plane at time `t` (`normal` from the sphere to the plane).
-fn plane_contact<T: Real, const D: usize>(
-    ball: &Ball<T, D>,
-    plane: &Plane<T, D>,
-    normal: Vector<T, D>,
-    t: T,
-    motion: &LinearMotion<T, D>,
-    status: ToiStatus,
-) -> Toi<T, D> {
-    let center = ball.center() + motion.relative_velocity() * t;
-    Toi { time: t, point_a: center + normal * ball.radius(), point_b: plane.project(&center), normal, status }
-        .shifted(motion.offset_b(t))
+    let da = side * plane.signed_distance(a);
+    let db = side * plane.signed_distance(b);
+    let normal = -*plane.normal() * side; // from the moving shape towards the plane
+    let v = motion.relative_velocity();
+    let nearest = da.min(db);
+    let (t, status) = if nearest <= r {
+        (T::zero(), ToiStatus::StartedInContact)
+    } else {
+        let approach = normal.dot(&v);
+        if approach <= T::zero() {
+            return None;
+        }
+        let t = (nearest - r) / approach;
+        if t > motion.max_time() {
+            return None;
+        }
+        (t, ToiStatus::Converged)
+    };
+    let tolerance = T::epsilon() * T::lit(16.0) * (T::one() + da.abs().max(db.abs()));
+    let end = if (da - db).abs() <= tolerance {
+        nalgebra::center(a, b)
+    } else if da < db {
+        *a
+    } else {
+        *b
+    };
+    let end = moved(&end, &v, t);
+    let toi = Toi { time: t, point_a: end + normal * r, point_b: plane.project(&end), normal, status };
+    Some(toi.shifted(motion.offset_b(t)))
 }
 
 /// Two moving spheres (seed 25.8.2): with B still and A moving at `v = v_A − v_B`, solve

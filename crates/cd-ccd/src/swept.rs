@@ -3,7 +3,7 @@
 
 use nalgebra::{Point3, Vector3};
 
-use cd_geom::{Aabb, GeomResult, Real, SupportMap, Vector};
+use cd_geom::{support_aabb, Aabb, GeomResult, Real, SupportMap, Transformed, Vector};
 
 use crate::motion::RigidMotion;
 
@@ -44,44 +44,19 @@ pub fn swept_aabb<S: SupportMap<T, 3> + ?Sized, T: Real>(
 ) -> GeomResult<Aabb<T, 3>> {
     let radius = if radius.is_finite() && radius > T::zero() { radius } else { T::zero() };
     if !motion.rotates() {
-        let start = world_box(shape, motion.start(), radius);
-        let end = world_box(shape, &motion.pose_at(dt), radius);
-        return Aabb::new(start.0.inf(&end.0), start.1.sup(&end.1));
+        let start = support_aabb(&Transformed::new(shape, *motion.start()));
+        let end = support_aabb(&Transformed::new(shape, motion.pose_at(dt)));
+        let grow = Vector3::repeat(radius);
+        return Aabb::new(start.0.inf(&end.0) - grow, start.1.sup(&end.1) + grow);
     }
-    let (lo, hi) = local_box(shape);
+    let (lo, hi) = support_aabb(shape);
     let center = motion.local_center();
     let mut rho = T::zero();
     for corner in 0..8 {
-        let p = Vector3::from_fn(|k, _| if corner >> k & 1 == 1 { hi[k] } else { lo[k] });
-        rho = rho.max((p - center.coords).norm());
+        let p = Point3::from(Vector3::from_fn(|k, _| if corner >> k & 1 == 1 { hi[k] } else { lo[k] }));
+        rho = rho.max((p - center).norm());
     }
     let grow = Vector3::repeat(rho + radius);
     let (c0, c1) = (motion.center_at(T::zero()), motion.center_at(dt));
     Aabb::new(c0.inf(&c1) - grow, c0.sup(&c1) + grow)
-}
-
-/// The shape's box in its own frame (six support calls).
-pub(crate) fn local_box<S: SupportMap<T, 3> + ?Sized, T: Real>(shape: &S) -> (Vector3<T>, Vector3<T>) {
-    let (mut lo, mut hi) = (Vector3::zeros(), Vector3::zeros());
-    for i in 0..3 {
-        let e = Vector3::from_fn(|k, _| if k == i { T::one() } else { T::zero() });
-        hi[i] = shape.support(&e)[i];
-        lo[i] = shape.support(&-e)[i];
-    }
-    (lo, hi)
-}
-
-/// The world box of the shape at `pose`, grown by `radius` (six world support calls).
-fn world_box<S: SupportMap<T, 3> + ?Sized, T: Real>(
-    shape: &S,
-    pose: &nalgebra::Isometry3<T>,
-    radius: T,
-) -> (Point3<T>, Point3<T>) {
-    let (mut lo, mut hi) = (Point3::origin(), Point3::origin());
-    for i in 0..3 {
-        let e = Vector3::from_fn(|k, _| if k == i { T::one() } else { T::zero() });
-        hi[i] = pose.transform_point(&shape.support(&pose.inverse_transform_vector(&e)))[i] + radius;
-        lo[i] = pose.transform_point(&shape.support(&pose.inverse_transform_vector(&-e)))[i] - radius;
-    }
-    (lo, hi)
 }

@@ -12,7 +12,10 @@
 
 use nalgebra::{Point3, Vector3};
 
-use cd_geom::{closest_point_on_triangle, crossings_test, projection_axes, Ball, Polygon, Real, Triangle};
+use cd_geom::{
+    closest_point_between, closest_point_on_triangle, crossings_test, projection_axes, Ball, Polygon, Real,
+    Triangle,
+};
 
 use crate::motion::LinearMotion;
 use crate::sphere::{moved, sphere_entry, Entry};
@@ -90,7 +93,7 @@ impl<'a, T: Real> Face<'a, T> {
         let mut best = self.vertices[0];
         let mut best_d = T::infinity();
         for (_, a, b) in self.edges() {
-            let q = closest_point_on_edge(p, &a, &b);
+            let q = closest_point_between(p, &a, &b).0;
             let d = (q - p).norm_squared();
             if d < best_d {
                 (best, best_d) = (q, d);
@@ -135,16 +138,6 @@ impl<'a, T: Real> Face<'a, T> {
         let on_plane = moved(origin, v, t) + towards * r;
         self.contains_projection(&on_plane).then_some(t)
     }
-}
-
-/// The point of segment `[a, b]` closest to `p`.
-pub(crate) fn closest_point_on_edge<T: Real>(p: &Point3<T>, a: &Point3<T>, b: &Point3<T>) -> Point3<T> {
-    let ab = b - a;
-    let len2 = ab.norm_squared();
-    if len2 <= T::zero() {
-        return *a;
-    }
-    a + ab * ((p - a).dot(&ab) / len2).clamp(T::zero(), T::one())
 }
 
 /// First time a point moving as `origin + v t` enters the side of the cylinder of radius `r`

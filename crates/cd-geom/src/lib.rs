@@ -19,7 +19,7 @@
 //! | frustum | [`frustum_ball`], [`frustum_aabb`], [`frustum_obb`] |
 //! | lines | [`line_line_2d`], [`segment_segment_2d`], [`segments_intersect_2d`], [`line_line_closest_3d`] |
 //! | 2D polygons | [`polygons_overlap_2d`], [`point_in_polygon`], [`crossings_test`] |
-//! | closest points | [`closest_point_on_segment`], [`closest_point_on_triangle`], [`closest_point_on_aabb`], [`closest_point_on_obb`], [`closest_point_on_plane`], [`closest_points_segment_segment`], [`closest_points_between_segments`], [`closest_points_segment_aabb`], [`closest_points_segment_triangle`], [`closest_points_triangle_triangle`] |
+//! | closest points | [`closest_point_on_segment`], [`closest_point_between`], [`closest_point_on_triangle`], [`closest_point_on_aabb`], [`closest_point_on_obb`], [`closest_point_on_plane`], [`closest_points_segment_segment`], [`closest_points_between_segments`], [`closest_points_segment_aabb`], [`closest_points_segment_triangle`], [`closest_points_triangle_triangle`] |
 
 mod bounding_volume;
 mod error;
@@ -36,7 +36,7 @@ pub use error::{GeomError, GeomResult};
 pub use real::{Matrix, Point, Real, Vector};
 pub use result::{ClosestPoints, Contact, ContactStatus, Containment, PlaneSide, RayHit, TriangleHit};
 pub use shape::*;
-pub use support::{Margin, MinkowskiDifference, MinkowskiSum, SupportMap, Transformed};
+pub use support::{support_aabb, Margin, MinkowskiDifference, MinkowskiSum, SupportMap, Transformed};
 
 pub use query::closest::*;
 pub use query::culling::*;

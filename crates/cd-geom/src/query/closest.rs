@@ -14,13 +14,24 @@ pub fn closest_point_on_segment<T: Real, const D: usize>(
     p: &Point<T, D>,
     s: &Segment<T, D>,
 ) -> (Point<T, D>, T) {
-    let ab = s.delta();
+    closest_point_between(p, s.a(), s.b())
+}
+
+/// [`closest_point_on_segment`] on the segment `[a, b]` given by its endpoints (for callers
+/// that walk the edges of a polygon or a shape without building [`Segment`]s). O(1).
+#[inline]
+pub fn closest_point_between<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    a: &Point<T, D>,
+    b: &Point<T, D>,
+) -> (Point<T, D>, T) {
+    let ab = b - a;
     let len2 = ab.norm_squared();
     if len2 == T::zero() {
-        return (*s.a(), T::zero());
+        return (*a, T::zero());
     }
-    let t = ((p - s.a()).dot(&ab) / len2).clamp(T::zero(), T::one());
-    (s.at(t), t)
+    let t = ((p - a).dot(&ab) / len2).clamp(T::zero(), T::one());
+    (a + ab * t, t)
 }
 
 /// The point of triangle `tri` closest to `p` with its barycentric coordinates `(u, v)`

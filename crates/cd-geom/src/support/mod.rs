@@ -61,6 +61,27 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     }
 }
 
+/// The axis-aligned box of a support map: the extreme points along `±` each coordinate axis
+/// (`2D` support calls), returned as its `(min, max)` corners. Exact for every convex shape.
+///
+/// ```
+/// use cd_geom::{support_aabb, Capsule};
+/// use nalgebra::Point3;
+/// let c = Capsule::new(Point3::new(0.0f64, 0.0, 0.0), Point3::new(0.0, 2.0, 0.0), 0.5).unwrap();
+/// assert_eq!(support_aabb(&c), (Point3::new(-0.5, -0.5, -0.5), Point3::new(0.5, 2.5, 0.5)));
+/// ```
+pub fn support_aabb<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized>(
+    shape: &S,
+) -> (Point<T, D>, Point<T, D>) {
+    let (mut lo, mut hi) = (Point::origin(), Point::origin());
+    for i in 0..D {
+        let e = Vector::<T, D>::from_fn(|k, _| if k == i { T::one() } else { T::zero() });
+        hi[i] = shape.support(&e)[i];
+        lo[i] = shape.support(&-e)[i];
+    }
+    (lo, hi)
+}
+
 /// `d / |d|`, or zero for a zero, underflowing or non-finite `d`: used to add a radius along
 /// `d` without ever producing NaN.
 #[inline]
