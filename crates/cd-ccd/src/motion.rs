@@ -78,6 +78,17 @@ impl<T: Real, const D: usize> LinearMotion<T, D> {
         Self::new(velocity_a, Vector::zeros(), max_time)
     }
 
+    /// The same motion over the shorter interval `[0, max_time]` (a search that has found a
+    /// contact limits the remaining candidates to it). Errors as [`LinearMotion::new`] for a
+    /// bad `max_time`; no other check is needed, since a shorter step moves less.
+    pub fn until(&self, max_time: T) -> GeomResult<Self> {
+        let max_time = check_time(max_time)?;
+        if max_time > self.max_time {
+            return Self::new(self.velocity_a, self.velocity_b, max_time);
+        }
+        Ok(Self { max_time, ..*self })
+    }
+
     /// A's velocity.
     pub fn velocity_a(&self) -> &Vector<T, D> {
         &self.velocity_a

@@ -8,8 +8,8 @@
 //! triangle of a visited leaf is cast exactly, with the best time as its limit.
 
 use cd_ccd::{shape_cast, CastConfig, LinearMotion, Toi};
-use cd_geom::{Point, Real, SupportMap, Vector};
-use cd_mid::{BvhNode, HierarchyVolume, MeshBvh};
+use cd_geom::{support_aabb, Aabb, Point, PreparedRay, Ray, Real, SupportMap, Vector};
+use cd_mid::{query, HierarchyVolume, MeshBvh, QueryWorkspace};
 
 /// The first triangle a cast shape hits, and the impact.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,12 +30,14 @@ pub struct MeshCastHit<T: Real> {
 /// the mesh's frame; the answer's points and normal are then in the mesh's frame too.
 ///
 /// Exact to the shape cast's tolerance: the same answer as casting against every triangle,
-/// in time proportional to the triangles near the swept path.
+/// in time proportional to the triangles near the swept path. The traversal is cd-mid's
+/// nearest-first [`query::closest_by_entry`]; `ws` holds its stack between queries (no
+/// allocation once grown) and counts the node and triangle tests.
 ///
 /// ```
 /// use cd::ccd::{CastConfig, LinearMotion};
 /// use cd::mesh_cast::cast_shape_mesh;
-/// use cd::mid::{MeshBvh, TriMesh};
+/// use cd::mid::{MeshBvh, QueryWorkspace, TriMesh};
 /// use nalgebra::{Point3, Vector3};
 /// // A floor of two triangles at y = 0 and a ball of radius 0.5 (a point core) falling on it.
 /// let floor = TriMesh::new(
@@ -44,7 +46,8 @@ pub struct MeshCastHit<T: Real> {
 /// ).unwrap();
 /// let mesh: MeshBvh<f64, cd::geom::Aabb<f64, 3>> = MeshBvh::new(floor).unwrap();
 /// let fall = LinearMotion::of_a(Vector3::new(0.0, -10.0, 0.0), 1.0).unwrap();
-/// let hit = cast_shape_mesh(&Point3::new(1.0, 3.0, 1.0), 0.5, &mesh, &fall, &CastConfig::default()).unwrap();
+/// let mut ws = QueryWorkspace::new();
+/// let hit = cast_shape_mesh(&Point3::new(1.0, 3.0, 1.0), 0.5, &mesh, &fall, &CastConfig::default(), &mut ws).unwrap();
 /// assert!((hit.toi.time - 0.25).abs() < 1e-6); // 2.5 to fall at 10 per unit time
 /// ```
 pub fn cast_shape_mesh<T, S, B>(
@@ -53,52 +56,33 @@ pub fn cast_shape_mesh<T, S, B>(
     mesh: &MeshBvh<T, B>,
     motion: &LinearMotion<T, 3>,
     config: &CastConfig<T>,
+    ws: &mut QueryWorkspace<T>,
 ) -> Option<MeshCastHit<T>>
 where
     T: Real,
     S: SupportMap<T, 3> + ?Sized,
     B: HierarchyVolume<T, 3>,
 {
-    let nodes = mesh.bvh().nodes();
-    let order = mesh.bvh().primitive_order();
-    if nodes.is_empty() {
-        return None;
-    }
     let sweep = BoxSweep::new(shape, radius, motion, config);
     let mut best: Option<MeshCastHit<T>> = None;
-    let mut best_t = motion.max_time();
-    let mut stack: Vec<(T, usize)> = Vec::new();
-    if let Some(t) = sweep.entry(&nodes[0].volume().bounding_aabb(), best_t) {
-        stack.push((t, 0));
-    }
-    while let Some((entry, n)) = stack.pop() {
-        if entry > best_t {
-            continue;
+    let entry = |volume: &B, limit: T| sweep.entry(&volume.bounding_aabb(), limit);
+    let leaf = |p: u32, limit: T| {
+        let toi = shape_cast(
+            shape,
+            radius,
+            &mesh.mesh().triangle(p as usize),
+            T::zero(),
+            &motion.until(limit).ok()?,
+            config,
+        )?;
+        // The traversal keeps the earliest strictly smaller time; keep its impact with it.
+        if best.is_none_or(|b| toi.time < b.toi.time) {
+            best = Some(MeshCastHit { toi, triangle: p });
         }
-        let node = &nodes[n];
-        if node.is_leaf() {
-            for &p in &order[node.primitives()] {
-                let tri = mesh.mesh().triangle(p as usize);
-                let limited = LinearMotion::new(*motion.velocity_a(), *motion.velocity_b(), best_t).ok()?;
-                if let Some(toi) = shape_cast(shape, radius, &tri, T::zero(), &limited, config) {
-                    if best.is_none() || toi.time < best_t {
-                        best_t = toi.time;
-                        best = Some(MeshCastHit { toi, triangle: p });
-                    }
-                }
-            }
-            continue;
-        }
-        // Push the farther child first so the nearer one is visited next.
-        let mut children: [(Option<T>, usize); 2] = [(None, 0); 2];
-        for (slot, c) in children.iter_mut().zip(node.children()) {
-            *slot = (sweep.entry(&nodes[c].volume().bounding_aabb(), best_t), c);
-        }
-        children.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(core::cmp::Ordering::Equal));
-        for (t, c) in children.into_iter().filter_map(|(t, c)| t.map(|t| (t, c))) {
-            stack.push((t, c));
-        }
-    }
+        Some(toi.time)
+    };
+    let bvh = mesh.bvh();
+    query::closest_by_entry(bvh.nodes(), bvh.primitive_order(), motion.max_time(), ws, entry, leaf)?;
     best
 }
 
@@ -107,7 +91,11 @@ where
 struct BoxSweep<T: Real> {
     center: Point<T, 3>,
     half: Vector<T, 3>,
-    velocity: Vector<T, 3>,
+    /// The centre's path over the whole step (direction = the displacement, so its parameter
+    /// is the fraction of `duration`); `None` when the displacement is below the coordinate
+    /// resolution (then a node is entered at time 0 or never).
+    ray: Option<PreparedRay<T, 3>>,
+    duration: T,
 }
 
 impl<T: Real> BoxSweep<T> {
@@ -118,44 +106,24 @@ impl<T: Real> BoxSweep<T> {
         config: &CastConfig<T>,
     ) -> Self {
         let radius = if radius.is_finite() && radius > T::zero() { radius } else { T::zero() };
-        let (mut lo, mut hi) = (Vector::<T, 3>::zeros(), Vector::<T, 3>::zeros());
-        for i in 0..3 {
-            let e = Vector::<T, 3>::from_fn(|k, _| if k == i { T::one() } else { T::zero() });
-            hi[i] = shape.support(&e)[i] + radius;
-            lo[i] = shape.support(&-e)[i] - radius;
-        }
-        let half = (hi - lo) * T::lit(0.5);
+        let (lo, hi) = support_aabb(shape);
+        let half = (hi - lo) * T::lit(0.5) + Vector::repeat(radius);
         // The shape cast declares contact within its tolerance: grow the box by as much (and
         // by rounding of the coordinates) so no triangle it would report is culled.
-        let slack = config.rel_tolerance * half.norm()
-            + T::epsilon() * T::lit(8.0) * (T::one() + hi.abs().max() + lo.abs().max());
-        Self {
-            center: Point::from((lo + hi) * T::lit(0.5)),
-            half: half.add_scalar(slack),
-            velocity: motion.relative_velocity(),
-        }
+        let scale = T::one() + hi.coords.abs().max() + lo.coords.abs().max() + radius;
+        let slack = config.rel_tolerance * half.norm() + T::epsilon() * T::lit(8.0) * scale;
+        let center = nalgebra::center(&lo, &hi);
+        let duration = motion.max_time();
+        let ray = Ray::new(center, motion.relative_velocity() * duration).ok().map(|r| PreparedRay::new(&r));
+        Self { center, half: half.add_scalar(slack), ray, duration }
     }
 
     /// The time in `[0, max_t]` at which the swept box first meets `aabb`, if it does.
-    fn entry(&self, aabb: &cd_geom::Aabb<T, 3>, max_t: T) -> Option<T> {
-        let (mut t0, mut t1) = (T::zero(), max_t);
-        for i in 0..3 {
-            let lo = aabb.min()[i] - self.half[i] - self.center[i];
-            let hi = aabb.max()[i] + self.half[i] - self.center[i];
-            let v = self.velocity[i];
-            if v == T::zero() {
-                if lo > T::zero() || hi < T::zero() {
-                    return None;
-                }
-                continue;
-            }
-            let (a, b) = (lo / v, hi / v);
-            t0 = t0.max(a.min(b));
-            t1 = t1.min(a.max(b));
-            if t0 > t1 {
-                return None;
-            }
+    fn entry(&self, aabb: &Aabb<T, 3>, max_t: T) -> Option<T> {
+        let (lo, hi) = (aabb.min() - self.half, aabb.max() + self.half);
+        match &self.ray {
+            Some(ray) => ray.enter_box(&lo, &hi, max_t / self.duration).map(|s| s * self.duration),
+            None => (0..3).all(|i| self.center[i] >= lo[i] && self.center[i] <= hi[i]).then_some(T::zero()),
         }
-        Some(t0)
     }
 }

@@ -4,7 +4,7 @@
 use cd::ccd::{shape_cast, CastConfig, LinearMotion, ToiStatus};
 use cd::geom::{Aabb, Obb, Segment, SupportMap};
 use cd::mesh_cast::cast_shape_mesh;
-use cd::mid::{MeshBvh, TriMesh};
+use cd::mid::{MeshBvh, QueryWorkspace, TriMesh};
 use nalgebra::{Matrix3, Point3, Rotation3, Vector3};
 
 struct Rng(u64);
@@ -56,7 +56,8 @@ fn mesh_cast_equals_casting_against_every_triangle() {
         let target = center + rng.v(extent * 0.5);
         let (shape, radius) = core(&mut rng, start, scale);
         let motion = LinearMotion::new(target - start, rng.v(scale), 1.0).unwrap();
-        let fast = cast_shape_mesh(shape.as_ref(), radius, &mesh, &motion, &config);
+        let fast =
+            cast_shape_mesh(shape.as_ref(), radius, &mesh, &motion, &config, &mut QueryWorkspace::new());
         let mut brute: Option<f64> = None;
         for i in 0..mesh.mesh().len() {
             if let Some(t) =
@@ -99,13 +100,29 @@ fn fast_small_sphere_does_not_tunnel_through_the_mesh_and_misses_are_misses() {
     // the first surface.
     let start = c - Vector3::new(extent * 3.0, 0.0, 0.0);
     let motion = LinearMotion::of_a(Vector3::new(extent * 1000.0, 0.0, 0.0), 1.0).unwrap();
-    let hit = cast_shape_mesh(&start, extent * 1e-4, &mesh, &motion, &CastConfig::default()).unwrap();
+    let hit = cast_shape_mesh(
+        &start,
+        extent * 1e-4,
+        &mesh,
+        &motion,
+        &CastConfig::default(),
+        &mut QueryWorkspace::new(),
+    )
+    .unwrap();
     let at = start + motion.velocity_a() * hit.toi.time;
     assert!(at.x < c.x, "stopped at {at:?}, past the centre {c:?}");
     assert!(hit.toi.normal.x > 0.0);
     // Moving away: nothing.
     let away = LinearMotion::of_a(Vector3::new(-extent, 0.0, 0.0), 1.0).unwrap();
-    assert!(cast_shape_mesh(&start, extent * 1e-4, &mesh, &away, &CastConfig::default()).is_none());
+    assert!(cast_shape_mesh(
+        &start,
+        extent * 1e-4,
+        &mesh,
+        &away,
+        &CastConfig::default(),
+        &mut QueryWorkspace::new()
+    )
+    .is_none());
     // A box resting inside the bunny's bounds but away from every triangle is not in contact,
     // and an empty step (max_time 0) reports only contacts at time 0.
     let cube = Obb::new(
@@ -115,5 +132,6 @@ fn fast_small_sphere_does_not_tunnel_through_the_mesh_and_misses_are_misses() {
     )
     .unwrap();
     let still = LinearMotion::of_a(Vector3::zeros(), 0.0).unwrap();
-    assert!(cast_shape_mesh(&cube, 0.0, &mesh, &still, &CastConfig::default()).is_none());
+    assert!(cast_shape_mesh(&cube, 0.0, &mesh, &still, &CastConfig::default(), &mut QueryWorkspace::new())
+        .is_none());
 }

@@ -15,7 +15,7 @@ mod time_critical;
 pub use distance::{closest_pair, closest_to_point};
 pub use front::{overlapping_pairs_from_front, Front};
 pub use pairs::{first_overlap, overlapping_pairs, self_overlapping_pairs, visit_overlaps};
-pub use ray::{ray_all, ray_any, ray_closest};
+pub use ray::{closest_by_entry, ray_all, ray_any, ray_closest};
 pub use region::{query_aabb, query_ball, query_frustum, query_region};
 pub use time_critical::{overlapping_pairs_time_critical, Refinement, TimeCriticalResult};
 

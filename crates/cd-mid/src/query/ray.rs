@@ -14,25 +14,22 @@ pub fn ray_closest<T, const D: usize, B, N>(
     order: &[u32],
     ray: &Ray<T, D>,
     ws: &mut QueryWorkspace<T>,
-    mut leaf: impl FnMut(u32, T) -> Option<T>,
+    leaf: impl FnMut(u32, T) -> Option<T>,
 ) -> Option<(u32, T)>
 where
     T: Real,
     B: HierarchyVolume<T, D>,
     N: BvhNode<B>,
 {
-    let mut best: Option<(u32, T)> = None;
-    let mut max_t = ray.max_t();
-    traverse(nodes, order, ray, ws, &mut |p, limit| {
-        if let Some(t) = leaf(p, limit) {
-            if t <= max_t && best.is_none_or(|(_, b)| t < b) {
-                best = Some((p, t));
-                max_t = t;
-            }
-        }
-        Step::Continue(max_t)
-    });
-    best
+    let prepared = VolumeRay::new(ray);
+    closest_by_entry(
+        nodes,
+        order,
+        ray.max_t(),
+        ws,
+        |volume: &B, limit| volume.ray_entry(&prepared, limit),
+        leaf,
+    )
 }
 
 /// Any hit within `ray.max_t()` (shadow rays): stops at the first primitive whose `leaf`
@@ -105,21 +102,77 @@ fn traverse<T, const D: usize, B, N>(
     B: HierarchyVolume<T, D>,
     N: BvhNode<B>,
 {
-    let Some(root) = nodes.first() else { return };
     let prepared = VolumeRay::new(ray);
-    let mut limit = ray.max_t();
+    traverse_by_entry(
+        nodes,
+        order,
+        ray.max_t(),
+        ws,
+        |volume: &B, limit| volume.ray_entry(&prepared, limit),
+        visit,
+    );
+}
+
+/// Closest hit of any query that sweeps through the hierarchy along a parameter (a ray, a box
+/// or shape cast): `entry(volume, limit)` is the parameter at which the query first reaches a
+/// node's volume (`None` when not within `limit`), `leaf(primitive, limit)` the hit parameter
+/// of one primitive if it is at most `limit`. Nodes are visited nearest entry first and
+/// skipped once entered beyond the best hit so far, exactly as [`ray_closest`] (which is this
+/// traversal with the ray's slab entry). Returns the primitive and its parameter.
+pub fn closest_by_entry<T, const D: usize, B, N>(
+    nodes: &[N],
+    order: &[u32],
+    max_t: T,
+    ws: &mut QueryWorkspace<T>,
+    entry: impl Fn(&B, T) -> Option<T>,
+    mut leaf: impl FnMut(u32, T) -> Option<T>,
+) -> Option<(u32, T)>
+where
+    T: Real,
+    B: HierarchyVolume<T, D>,
+    N: BvhNode<B>,
+{
+    let mut best: Option<(u32, T)> = None;
+    let mut limit = max_t;
+    traverse_by_entry(nodes, order, max_t, ws, entry, &mut |p, l| {
+        if let Some(t) = leaf(p, l) {
+            if t <= limit && best.is_none_or(|(_, b)| t < b) {
+                best = Some((p, t));
+                limit = t;
+            }
+        }
+        Step::Continue(limit)
+    });
+    best
+}
+
+/// The ordered traversal under a caller's node entry parameter.
+fn traverse_by_entry<T, const D: usize, B, N>(
+    nodes: &[N],
+    order: &[u32],
+    max_t: T,
+    ws: &mut QueryWorkspace<T>,
+    entry: impl Fn(&B, T) -> Option<T>,
+    visit: &mut dyn FnMut(u32, T) -> Step<T>,
+) where
+    T: Real,
+    B: HierarchyVolume<T, D>,
+    N: BvhNode<B>,
+{
+    let Some(root) = nodes.first() else { return };
+    let mut limit = max_t;
     let mut volume_tests = 1u64;
     let mut primitive_tests = 0u64;
     let mut stack = core::mem::take(&mut ws.nodes);
     stack.clear();
-    if let Some(t0) = root.volume().ray_entry(&prepared, limit) {
+    if let Some(t0) = entry(root.volume(), limit) {
         stack.push((t0, 0));
     }
     // Box entries are compared with the current limit with a few ulps of slack: rounding in
     // the slab arithmetic can put a box's entry just past a hit that lies inside it.
     let slack = T::one() + T::lit(8.0) * T::epsilon();
-    'nodes: while let Some((entry, n)) = stack.pop() {
-        if entry > limit * slack {
+    'nodes: while let Some((entered, n)) = stack.pop() {
+        if entered > limit * slack {
             continue;
         }
         let node = &nodes[n as usize];
@@ -137,8 +190,8 @@ fn traverse<T, const D: usize, B, N>(
         let first = children.start;
         volume_tests += children.len() as u64;
         if children.len() == 2 {
-            let tl = nodes[first].volume().ray_entry(&prepared, limit * slack);
-            let tr = nodes[first + 1].volume().ray_entry(&prepared, limit * slack);
+            let tl = entry(nodes[first].volume(), limit * slack);
+            let tr = entry(nodes[first + 1].volume(), limit * slack);
             match (tl, tr) {
                 (Some(a), Some(b)) => {
                     let (near, far) =
@@ -154,7 +207,7 @@ fn traverse<T, const D: usize, B, N>(
             // Wide nodes: push hits farthest first.
             let base = stack.len();
             for c in children {
-                if let Some(t) = nodes[c].volume().ray_entry(&prepared, limit * slack) {
+                if let Some(t) = entry(nodes[c].volume(), limit * slack) {
                     stack.push((t, c as u32));
                 }
             }
