@@ -25,7 +25,7 @@ mod bounding_volume;
 mod error;
 mod real;
 mod result;
-mod validate;
+pub mod validate;
 
 pub mod query;
 pub mod shape;

@@ -1,4 +1,6 @@
-//! Input checks shared by every constructor (crate-private).
+//! Input checks shared by every constructor. [`vector`] and [`point`] are public so crates
+//! above check their own inputs (masses, velocities, mesh vertices) by the same rules: finite and
+//! within [`Real::coord_limit`].
 
 use crate::{GeomError, GeomResult, Point, Real, Vector};
 
@@ -31,7 +33,7 @@ pub(crate) fn non_negative<T: Real>(x: T) -> GeomResult<T> {
 /// `x · 0` is 0 for finite `x` and NaN otherwise, so the sum flags any non-finite component;
 /// the largest magnitude is compared with the limit once.
 #[inline]
-pub(crate) fn vector<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()> {
+pub fn vector<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()> {
     let mut poison = T::zero();
     let mut largest = T::zero();
     for &x in v.iter() {
@@ -52,7 +54,7 @@ pub(crate) fn vector<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()
 
 /// Every coordinate of a point is valid.
 #[inline]
-pub(crate) fn point<T: Real, const D: usize>(p: &Point<T, D>) -> GeomResult<()> {
+pub fn point<T: Real, const D: usize>(p: &Point<T, D>) -> GeomResult<()> {
     vector(&p.coords)
 }
 

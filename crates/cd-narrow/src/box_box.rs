@@ -19,7 +19,7 @@ use cd_geom::{
 
 use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig};
 use crate::manifold::{Manifold, ManifoldPoint};
-use crate::sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
+use crate::sat_obb::{obb_obb_sat, obb_obb_sat_face_preferring, BoxFeature, BoxSat, SatCache};
 
 /// A clipped point in the reference face's frame: `(x, y)` along the two side axes, `z` the
 /// separation above the reference face, and its id.
@@ -32,7 +32,9 @@ struct Clipped<T> {
 }
 
 /// The contact manifold of two boxes: empty when they are farther apart than `prediction`.
-/// Returns the SAT result's separation (≤ `prediction` when points were produced).
+/// Returns the SAT result's separation (≤ `prediction` when points were produced). The axis
+/// comes from [`obb_obb_sat_face_preferring`]: nearly parallel boxes keep a face contact with
+/// up to four points and stable ids rather than a single edge point.
 pub fn box_box_manifold<T: Real>(
     a: &Obb<T, 3>,
     b: &Obb<T, 3>,
@@ -41,7 +43,7 @@ pub fn box_box_manifold<T: Real>(
     out: &mut Manifold<T, 3>,
 ) -> T {
     out.clear();
-    let sat = obb_obb_sat(a, b, prediction, cache);
+    let sat = obb_obb_sat_face_preferring(a, b, prediction, cache);
     if sat.separation > prediction {
         return sat.separation;
     }

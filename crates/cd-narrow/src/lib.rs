@@ -81,7 +81,7 @@ pub use internal_edges::{fix_internal_edge, TriangleNeighbors};
 pub use manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 pub use mpr::{mpr_contact, mpr_intersects, MprConfig};
 pub use pairs::*;
-pub use sat_obb::{obb_obb_sat, BoxFeature, BoxSat, SatCache};
+pub use sat_obb::{obb_obb_sat, obb_obb_sat_face_preferring, BoxFeature, BoxSat, SatCache};
 pub use sat_polygon::{
     obb_obb_contact_2d, polygon_polygon_contact, polygon_polygon_sat, PolygonSat, PolygonSatCache,
 };
