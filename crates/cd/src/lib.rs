@@ -26,6 +26,8 @@ pub use cd_narrow as narrow;
 pub use cd_response as response;
 
 pub mod mesh_cast;
+pub mod prelude;
+pub mod world;
 
 /// The README's usage example, compiled and run as a doctest.
 #[doc = include_str!("../../../README.md")]

@@ -1,0 +1,156 @@
+//! The mid and narrow phases of one pair: convex pairs go straight to cd-narrow's manifold
+//! dispatcher; a triangle mesh is narrowed to the triangles its partner's box meets through
+//! the mesh's hierarchy (cd-mid) and each triangle is a convex pair; a compound is its parts.
+//!
+//! Every manifold point's feature id is salted with the triangle or part it came from, so warm
+//! starting matches the same contact on the same triangle from step to step.
+
+use cd_geom::{aabb_aabb, Aabb, Real};
+use cd_mid::QueryWorkspace;
+use cd_narrow::{manifold, Manifold, NarrowError, PairCache, Shape};
+use nalgebra::Vector3;
+
+use crate::world::shape::{world_triangle, Placed};
+
+/// Work counters of the mid and narrow phases.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairWork {
+    /// Triangles (of meshes) and parts (of compounds) the mid phase passed on.
+    pub mid_candidates: usize,
+    /// Narrow-phase manifold queries run.
+    pub narrow_tests: usize,
+}
+
+/// Scratch shared by all pairs of a step.
+pub(crate) struct PairScratch<T: Real> {
+    pub(crate) ws: QueryWorkspace<T>,
+    manifold: Manifold<T, 3>,
+}
+
+impl<T: Real> Default for PairScratch<T> {
+    fn default() -> Self {
+        Self { ws: QueryWorkspace::new(), manifold: Manifold::default() }
+    }
+}
+
+/// Mixes the sub-shape index into a point's feature id (odd multiplier: distinct salts give
+/// distinct ids for equal point ids).
+fn salted(id: u32, salt: u32) -> u32 {
+    id ^ salt.wrapping_add(1).wrapping_mul(0x9E37_79B9)
+}
+
+/// What every sub-pair of one body pair shares: the prediction distance, scratch space, the
+/// work counters and the output.
+struct PairRun<'s, T: Real> {
+    prediction: T,
+    scratch: &'s mut PairScratch<T>,
+    work: &'s mut PairWork,
+    out: &'s mut Vec<Manifold<T, 3>>,
+}
+
+/// Appends the manifolds of `a` and `b` (normals from A to B) to `out`. Pairs with nothing to
+/// test (two meshes, two half-spaces, a mesh and a half-space: only static geometry has them)
+/// produce none.
+pub(crate) fn pair_manifolds<T: Real>(
+    a: &Placed<T>,
+    b: &Placed<T>,
+    prediction: T,
+    cache: &mut PairCache<T>,
+    scratch: &mut PairScratch<T>,
+    work: &mut PairWork,
+    out: &mut Vec<Manifold<T, 3>>,
+) -> Result<(), NarrowError> {
+    PairRun { prediction, scratch, work, out }.sub_pair(a, b, cache, 0)
+}
+
+impl<T: Real> PairRun<'_, T> {
+    fn sub_pair(
+        &mut self,
+        a: &Placed<T>,
+        b: &Placed<T>,
+        cache: &mut PairCache<T>,
+        salt: u32,
+    ) -> Result<(), NarrowError> {
+        match (a, b) {
+            (Placed::Compound(parts), other) => {
+                let reach = grown(&other.aabb(), self.prediction);
+                for (i, part) in parts.iter().enumerate() {
+                    if aabb_aabb(&part.aabb(), &reach) {
+                        self.work.mid_candidates += 1;
+                        // Each part gets its own cache: warm-starting one part from another's
+                        // simplex would only slow GJK down.
+                        let next = salt.wrapping_mul(31).wrapping_add(i as u32 + 1);
+                        self.sub_pair(part, other, &mut PairCache::default(), next)?;
+                    }
+                }
+                Ok(())
+            }
+            (_, Placed::Compound(_)) => self.flipped(b, a, cache, salt),
+            (Placed::Mesh(..), Placed::Mesh(..) | Placed::HalfSpace(_))
+            | (Placed::HalfSpace(_), Placed::Mesh(..)) => Ok(()),
+            (Placed::Mesh(mesh, pose), other) => {
+                let convex = other.narrow().expect("meshes and compounds are handled above");
+                // The partner's world box, taken into the mesh's frame (the box of the rotated box).
+                let world = grown(&other.aabb(), self.prediction);
+                let corners: Vec<_> =
+                    (0..8).map(|bits| pose.inverse_transform_point(&world.corner(bits))).collect();
+                let Ok(local) = Aabb::from_points(corners.iter()) else { return Ok(()) };
+                for t in mesh.triangles_in_aabb(&local, &mut self.scratch.ws) {
+                    self.work.mid_candidates += 1;
+                    let Some(world_tri) = world_triangle(mesh, pose, t) else { continue };
+                    self.narrow(Shape::Triangle(&world_tri), convex, &mut PairCache::default(), salt ^ t)?;
+                }
+                Ok(())
+            }
+            (_, Placed::Mesh(..)) => self.flipped(b, a, cache, salt),
+            (Placed::HalfSpace(_), Placed::HalfSpace(_)) => Ok(()),
+            _ => {
+                let (Some(x), Some(y)) = (a.narrow(), b.narrow()) else { return Ok(()) };
+                self.narrow(x, y, cache, salt)
+            }
+        }
+    }
+
+    /// `sub_pair(b, a)` with its manifolds turned back into A→B.
+    fn flipped(
+        &mut self,
+        b: &Placed<T>,
+        a: &Placed<T>,
+        cache: &mut PairCache<T>,
+        salt: u32,
+    ) -> Result<(), NarrowError> {
+        let first = self.out.len();
+        self.sub_pair(b, a, cache, salt)?;
+        for m in &mut self.out[first..] {
+            *m = m.flipped();
+        }
+        Ok(())
+    }
+
+    fn narrow(
+        &mut self,
+        a: Shape<'_, T>,
+        b: Shape<'_, T>,
+        cache: &mut PairCache<T>,
+        salt: u32,
+    ) -> Result<(), NarrowError> {
+        self.work.narrow_tests += 1;
+        let found = &mut self.scratch.manifold;
+        manifold(a, b, self.prediction, cache, found)?;
+        if found.is_empty() {
+            return Ok(());
+        }
+        let mut m = Manifold::new(found.normal);
+        for p in found.points() {
+            m.push(cd_narrow::ManifoldPoint { id: salted(p.id, salt), ..*p });
+        }
+        self.out.push(m);
+        Ok(())
+    }
+}
+
+/// `aabb` grown by `by` on every side (the prediction margin).
+pub(crate) fn grown<T: Real>(aabb: &Aabb<T, 3>, by: T) -> Aabb<T, 3> {
+    let d = Vector3::repeat(by);
+    Aabb::new(aabb.min() - d, aabb.max() + d).unwrap_or(*aabb)
+}

@@ -1,0 +1,578 @@
+//! A collision world: bodies with shapes, poses, velocities and mass, stepped through the whole
+//! pipeline — broad phase → mid phase (meshes, compounds) → narrow phase → continuous
+//! collision for fast bodies → response.
+//!
+//! One [`World::step`]:
+//! 1. gravity is added to the velocities of dynamic bodies;
+//! 2. every body's shape is placed at its pose and its box (grown by the prediction distance,
+//!    and swept over the step for CCD bodies) is given to the broad phase;
+//! 3. the broad phase (any [`BroadPhase`], swappable with [`World::set_broad_phase`]) lists the
+//!    overlapping boxes; pairs whose collision groups exclude each other, and pairs of two
+//!    non-dynamic bodies, are dropped;
+//! 4. each remaining pair's manifolds come from [`contacts`]: meshes through their hierarchy,
+//!    compounds part by part, convex pairs from cd-narrow's dispatcher;
+//! 5. cd-response's sequential-impulse solver turns the manifolds into velocity changes;
+//! 6. bodies move; a CCD body whose motion would cross another body stops at the first
+//!    impact (cd-ccd's shape cast);
+//! 7. contact events (started / persisting / stopped) and per-stage timings are recorded.
+//!
+//! Everything is deterministic: bodies live in slots, pairs are visited in sorted order, and no
+//! hash map's order reaches a result.
+
+pub mod body;
+pub mod contacts;
+pub mod events;
+pub mod query;
+pub mod shape;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use cd_broad::{BroadPhase, BroadPhaseError, SortAndSweep};
+use cd_geom::{GeomError, Real};
+use cd_narrow::{Manifold, NarrowError, PairCache};
+use cd_response::{
+    ContactManifold, ContactPoint, ContactSolver, Material, RigidBody, SolveReport, SolverConfig, SolverError,
+};
+use nalgebra::{Isometry3, Vector3};
+
+pub use body::{Body, BodyDesc, BodyHandle, BodyKind, CollisionGroups};
+pub use contacts::PairWork;
+pub use events::{ContactEvent, ContactEventKind};
+pub use query::RayCastHit;
+pub use shape::{ColliderShape, MeshShape};
+
+use contacts::{grown, pair_manifolds, PairScratch};
+
+/// A broad phase the world can own and share between threads.
+pub type WorldBroadPhase<T> = Box<dyn BroadPhase<T, 3> + Send + Sync>;
+
+/// Why a world operation was refused. The world is unchanged when one is returned.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WorldError {
+    /// A shape, pose, velocity or density is invalid.
+    Geom(GeomError),
+    /// The narrow phase could not answer a pair.
+    Narrow(NarrowError),
+    /// The broad phase refused a proxy.
+    Broad(BroadPhaseError),
+    /// The contact solver refused its input.
+    Solver(SolverError),
+    /// The handle names no body (removed, or from another world).
+    InvalidHandle,
+    /// A dynamic body needs a shape with volume (not a mesh or half-space).
+    NoVolume {
+        /// The shape's kind.
+        shape: &'static str,
+    },
+    /// The time step is not finite and positive.
+    InvalidTimeStep,
+}
+
+impl core::fmt::Display for WorldError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WorldError::Geom(e) => write!(f, "invalid geometry: {e}"),
+            WorldError::Narrow(e) => write!(f, "narrow phase: {e}"),
+            WorldError::Broad(e) => write!(f, "broad phase: {e}"),
+            WorldError::Solver(e) => write!(f, "solver: {e}"),
+            WorldError::InvalidHandle => f.write_str("no body has this handle"),
+            WorldError::NoVolume { shape } => {
+                write!(f, "a dynamic body cannot be a {shape}: it has no volume")
+            }
+            WorldError::InvalidTimeStep => f.write_str("the time step must be finite and positive"),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+impl From<GeomError> for WorldError {
+    fn from(e: GeomError) -> Self {
+        WorldError::Geom(e)
+    }
+}
+
+impl From<NarrowError> for WorldError {
+    fn from(e: NarrowError) -> Self {
+        WorldError::Narrow(e)
+    }
+}
+
+impl From<BroadPhaseError> for WorldError {
+    fn from(e: BroadPhaseError) -> Self {
+        WorldError::Broad(e)
+    }
+}
+
+/// World settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldConfig<T: Real> {
+    /// Acceleration of every dynamic body (default `(0, −9.81, 0)`).
+    pub gravity: Vector3<T>,
+    /// Contacts are generated up to this far apart (speculative contacts; default 0.02).
+    pub prediction: T,
+    /// A pair counts as touching (for events) while its closest points are within this distance
+    /// (default 0.005, the solver's slop: resting contacts sit inside it).
+    pub contact_tolerance: T,
+    /// The contact solver's settings.
+    pub solver: SolverConfig<T>,
+}
+
+impl<T: Real> Default for WorldConfig<T> {
+    fn default() -> Self {
+        Self {
+            gravity: Vector3::new(T::zero(), T::lit(-9.81), T::zero()),
+            prediction: T::lit(0.02),
+            contact_tolerance: T::lit(0.005),
+            solver: SolverConfig::default(),
+        }
+    }
+}
+
+/// What the last step did and how long each stage took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepStats<T: Real> {
+    /// Updating the broad phase and finding its pairs.
+    pub broad_time: Duration,
+    /// Pairs involving meshes or compounds (hierarchy traversal plus their narrow tests).
+    pub mid_time: Duration,
+    /// Convex pairs.
+    pub narrow_time: Duration,
+    /// Continuous collision of CCD bodies.
+    pub ccd_time: Duration,
+    /// The contact solver and integration.
+    pub response_time: Duration,
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Pairs the broad phase reported.
+    pub broad_pairs: usize,
+    /// Pairs tested after filtering (groups, two non-dynamic bodies).
+    pub tested_pairs: usize,
+    /// Mid- and narrow-phase work.
+    pub work: PairWork,
+    /// Manifolds with at least one point.
+    pub manifolds: usize,
+    /// Contact points handed to the solver.
+    pub contact_points: usize,
+    /// CCD bodies whose motion stopped at an impact.
+    pub ccd_impacts: usize,
+    /// The solver's report.
+    pub solver: SolveReport<T>,
+}
+
+/// What the world remembers about a pair between steps.
+#[derive(Clone, Debug, Default)]
+struct PairState<T: Real> {
+    cache: PairCache<T>,
+    manifolds: Vec<Manifold<T, 3>>,
+    touching: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Slot<T: Real> {
+    generation: u32,
+    body: Option<Body<T>>,
+}
+
+/// A collision world. `Send + Sync`: queries take `&self` and may run from several threads.
+///
+/// ```
+/// use cd::world::{BodyDesc, ColliderShape, World};
+/// use nalgebra::Isometry3;
+///
+/// let mut world = World::<f64>::default();
+/// world.add(BodyDesc::fixed(ColliderShape::HalfSpace)).unwrap();
+/// let ball = world.add(BodyDesc::dynamic(ColliderShape::ball(0.5)).with_pose(Isometry3::translation(0.0, 2.0, 0.0))).unwrap();
+/// for _ in 0..120 {
+///     world.step(1.0 / 60.0).unwrap();
+/// }
+/// let y = world.body(ball).unwrap().pose().translation.y;
+/// assert!((y - 0.5).abs() < 0.01); // resting on the ground
+/// ```
+pub struct World<T: Real> {
+    config: WorldConfig<T>,
+    slots: Vec<Slot<T>>,
+    free: Vec<u32>,
+    broad: WorldBroadPhase<T>,
+    pairs: BTreeMap<(u32, u32), PairState<T>>,
+    solver: ContactSolver<T>,
+    scratch: PairScratch<T>,
+    events: Vec<ContactEvent<T>>,
+    stats: StepStats<T>,
+    rigid: Vec<RigidBody<T>>,
+}
+
+impl<T: Real> Default for World<T> {
+    fn default() -> Self {
+        Self::new(WorldConfig::default(), Box::new(SortAndSweep::<T, 3>::new()))
+            .expect("default settings are valid")
+    }
+}
+
+impl<T: Real> World<T> {
+    /// An empty world with the given settings and broad phase. Errors: invalid solver settings,
+    /// a non-finite gravity, a negative prediction or tolerance.
+    pub fn new(config: WorldConfig<T>, broad: WorldBroadPhase<T>) -> Result<Self, WorldError> {
+        cd_geom::validate::vector(&config.gravity)?;
+        for x in [config.prediction, config.contact_tolerance] {
+            if !(x.is_finite() && x >= T::zero()) {
+                return Err(WorldError::Geom(GeomError::Negative));
+            }
+        }
+        let solver = ContactSolver::new(config.solver).map_err(WorldError::Solver)?;
+        Ok(Self {
+            config,
+            slots: Vec::new(),
+            free: Vec::new(),
+            broad,
+            pairs: BTreeMap::new(),
+            solver,
+            scratch: PairScratch::default(),
+            events: Vec::new(),
+            stats: StepStats::default(),
+            rigid: Vec::new(),
+        })
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &WorldConfig<T> {
+        &self.config
+    }
+
+    /// Replaces the broad phase (every body is handed to the new one). Results do not depend
+    /// on the strategy: all report the same pairs.
+    pub fn set_broad_phase(&mut self, mut broad: WorldBroadPhase<T>) -> Result<(), WorldError> {
+        for (i, slot) in self.slots.iter().enumerate() {
+            if let Some(body) = &slot.body {
+                broad.insert(i as u32, body.aabb)?;
+            }
+        }
+        broad.find_pairs();
+        self.broad = broad;
+        Ok(())
+    }
+
+    /// Adds a body. Errors: invalid shape or pose ([`WorldError::Geom`]), a dynamic mesh or
+    /// half-space ([`WorldError::NoVolume`]).
+    pub fn add(&mut self, desc: BodyDesc<T>) -> Result<BodyHandle, WorldError> {
+        desc.shape.validate()?;
+        cd_geom::validate::vector(&desc.pose.translation.vector)?;
+        cd_geom::validate::vector(&desc.linear_velocity)?;
+        cd_geom::validate::vector(&desc.angular_velocity)?;
+        let mass = match desc.kind {
+            BodyKind::Dynamic if !desc.shape.is_solid() => {
+                return Err(WorldError::NoVolume { shape: desc.shape.name() })
+            }
+            BodyKind::Dynamic => desc.shape.mass_properties(desc.density)?,
+            BodyKind::Static | BodyKind::Kinematic => cd_response::MassProperties::infinite(),
+        };
+        let mut rigid = RigidBody::new(desc.pose, mass);
+        if desc.kind != BodyKind::Static {
+            rigid.linear_velocity = desc.linear_velocity;
+            rigid.angular_velocity = desc.angular_velocity;
+        }
+        let placed = desc.shape.place(&desc.pose)?;
+        let aabb = grown(&placed.aabb(), self.config.prediction);
+        let index = match self.free.last() {
+            Some(&i) => i,
+            None => self.slots.len() as u32,
+        };
+        self.broad.insert(index, aabb)?;
+        let body = Body {
+            shape: desc.shape,
+            kind: desc.kind,
+            rigid,
+            material: desc.material,
+            groups: desc.groups,
+            user_data: desc.user_data,
+            ccd: desc.ccd,
+            placed,
+            aabb,
+        };
+        if index as usize == self.slots.len() {
+            self.slots.push(Slot { generation: 0, body: Some(body) });
+        } else {
+            self.free.pop();
+            self.slots[index as usize].body = Some(body);
+        }
+        Ok(BodyHandle { index, generation: self.slots[index as usize].generation })
+    }
+
+    /// Removes a body and returns it. Its touching pairs are reported as stopped at once.
+    pub fn remove(&mut self, handle: BodyHandle) -> Result<Body<T>, WorldError> {
+        self.check(handle)?;
+        self.broad.remove(handle.index)?;
+        let slot = &mut self.slots[handle.index as usize];
+        let body = slot.body.take().expect("checked");
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(handle.index);
+        let gone: Vec<(u32, u32)> =
+            self.pairs.keys().filter(|(a, b)| *a == handle.index || *b == handle.index).copied().collect();
+        for key in gone {
+            let state = self.pairs.remove(&key).expect("listed");
+            if state.touching {
+                let (a, b) = (self.handle_or(key.0, handle), self.handle_or(key.1, handle));
+                self.events.push(ContactEvent::stopped(a, b));
+            }
+        }
+        Ok(body)
+    }
+
+    fn handle_or(&self, index: u32, removed: BodyHandle) -> BodyHandle {
+        if index == removed.index {
+            removed
+        } else {
+            BodyHandle { index, generation: self.slots[index as usize].generation }
+        }
+    }
+
+    fn check(&self, handle: BodyHandle) -> Result<(), WorldError> {
+        match self.slots.get(handle.index as usize) {
+            Some(slot) if slot.generation == handle.generation && slot.body.is_some() => Ok(()),
+            _ => Err(WorldError::InvalidHandle),
+        }
+    }
+
+    /// The body behind a handle.
+    pub fn body(&self, handle: BodyHandle) -> Option<&Body<T>> {
+        self.check(handle).ok()?;
+        self.slots[handle.index as usize].body.as_ref()
+    }
+
+    /// Every body with its handle, in slot order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &Body<T>)> {
+        self.slots.iter().enumerate().filter_map(|(i, slot)| {
+            slot.body.as_ref().map(|b| (BodyHandle { index: i as u32, generation: slot.generation }, b))
+        })
+    }
+
+    /// Number of bodies.
+    pub fn len(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+
+    /// No bodies?
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Moves a body (teleport: no velocity change). Errors: bad handle or pose.
+    pub fn set_pose(&mut self, handle: BodyHandle, pose: Isometry3<T>) -> Result<(), WorldError> {
+        self.check(handle)?;
+        cd_geom::validate::vector(&pose.translation.vector)?;
+        let prediction = self.config.prediction;
+        let body = self.slots[handle.index as usize].body.as_mut().expect("checked");
+        let placed = body.shape.place(&pose)?;
+        let aabb = grown(&placed.aabb(), prediction);
+        self.broad.update(handle.index, aabb)?;
+        (body.rigid.pose, body.placed, body.aabb) = (pose, placed, aabb);
+        Ok(())
+    }
+
+    /// Sets a dynamic or kinematic body's velocities (ignored for static bodies).
+    pub fn set_velocity(
+        &mut self,
+        handle: BodyHandle,
+        linear: Vector3<T>,
+        angular: Vector3<T>,
+    ) -> Result<(), WorldError> {
+        self.check(handle)?;
+        cd_geom::validate::vector(&linear)?;
+        cd_geom::validate::vector(&angular)?;
+        let body = self.slots[handle.index as usize].body.as_mut().expect("checked");
+        if body.kind != BodyKind::Static {
+            (body.rigid.linear_velocity, body.rigid.angular_velocity) = (linear, angular);
+        }
+        Ok(())
+    }
+
+    /// The contact events of the last step (and of removals since).
+    pub fn events(&self) -> &[ContactEvent<T>] {
+        &self.events
+    }
+
+    /// Timings and counters of the last step.
+    pub fn stats(&self) -> &StepStats<T> {
+        &self.stats
+    }
+
+    /// The manifolds of every pair with contact points after the last step, as
+    /// `(a, b, manifolds)` in sorted pair order (normals from A to B).
+    pub fn contact_pairs(&self) -> impl Iterator<Item = (BodyHandle, BodyHandle, &[Manifold<T, 3>])> {
+        self.pairs.iter().filter(|(_, s)| !s.manifolds.is_empty()).map(|(&(a, b), s)| {
+            let h = |i: u32| BodyHandle { index: i, generation: self.slots[i as usize].generation };
+            (h(a), h(b), s.manifolds.as_slice())
+        })
+    }
+
+    /// Advances the world by `dt`. Errors leave the world as it was before the step only for
+    /// an invalid `dt`; a narrow-phase or solver error mid-step is reported after velocities
+    /// have been integrated (never expected with validated bodies).
+    pub fn step(&mut self, dt: T) -> Result<&StepStats<T>, WorldError> {
+        if !(dt > T::zero() && dt.is_finite()) {
+            return Err(WorldError::InvalidTimeStep);
+        }
+        self.events.clear();
+        let mut stats = StepStats { bodies: self.len(), ..StepStats::default() };
+        let gravity = self.config.gravity;
+        for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
+            if body.kind == BodyKind::Dynamic {
+                body.rigid.integrate_velocity(&gravity, dt);
+            }
+        }
+
+        let start = Instant::now();
+        self.update_broad_phase(dt)?;
+        stats.broad_pairs = self.broad.pairs().len();
+        stats.broad_time = start.elapsed();
+
+        let manifolds = self.find_contacts(&mut stats)?;
+
+        let start = Instant::now();
+        self.rigid.clear();
+        self.rigid.extend(self.slots.iter().map(|s| match &s.body {
+            Some(b) => b.rigid,
+            None => RigidBody::fixed(Isometry3::identity()),
+        }));
+        stats.solver = self.solver.solve(&mut self.rigid, &manifolds, dt).map_err(WorldError::Solver)?;
+        for (slot, rigid) in self.slots.iter_mut().zip(&self.rigid) {
+            if let Some(body) = slot.body.as_mut() {
+                body.rigid = *rigid;
+            }
+        }
+        stats.response_time = start.elapsed();
+
+        let start = Instant::now();
+        let times = self.ccd_times(dt, &mut stats);
+        stats.ccd_time = start.elapsed();
+
+        let start = Instant::now();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if let Some(body) = slot.body.as_mut() {
+                if body.kind != BodyKind::Static {
+                    body.rigid.integrate_position(times.get(&(i as u32)).copied().unwrap_or(dt));
+                    body.placed = body.shape.place(&body.rigid.pose)?;
+                }
+            }
+        }
+        stats.response_time += start.elapsed();
+        self.stats = stats;
+        Ok(&self.stats)
+    }
+
+    fn update_broad_phase(&mut self, dt: T) -> Result<(), WorldError> {
+        let prediction = self.config.prediction;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(body) = slot.body.as_mut() else { continue };
+            if body.kind == BodyKind::Static {
+                continue;
+            }
+            body.placed = body.shape.place(&body.rigid.pose)?;
+            let mut aabb = grown(&body.placed.aabb(), prediction);
+            if body.ccd {
+                aabb = cd_ccd::swept_aabb_linear(&aabb, &body.rigid.linear_velocity, dt)?;
+            }
+            body.aabb = aabb;
+            self.broad.update(i as u32, aabb)?;
+        }
+        self.broad.find_pairs();
+        Ok(())
+    }
+
+    /// Mid and narrow phases over the broad phase's pairs; contact events; the solver's input.
+    fn find_contacts(&mut self, stats: &mut StepStats<T>) -> Result<Vec<ContactManifold<T>>, WorldError> {
+        let pairs: Vec<(u32, u32)> = self.broad.pairs().to_vec();
+        let mut solver_input = Vec::new();
+        let mut next = BTreeMap::new();
+        let mut found = Vec::new();
+        for (a, b) in pairs {
+            let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
+                continue;
+            };
+            if (x.kind != BodyKind::Dynamic && y.kind != BodyKind::Dynamic)
+                || !x.groups.interacts_with(&y.groups)
+            {
+                continue;
+            }
+            stats.tested_pairs += 1;
+            let mut state = self.pairs.remove(&(a, b)).unwrap_or_default();
+            let complex =
+                |p: &shape::Placed<T>| matches!(p, shape::Placed::Mesh(..) | shape::Placed::Compound(_));
+            let start = Instant::now();
+            found.clear();
+            pair_manifolds(
+                &x.placed,
+                &y.placed,
+                self.config.prediction,
+                &mut state.cache,
+                &mut self.scratch,
+                &mut stats.work,
+                &mut found,
+            )?;
+            if complex(&x.placed) || complex(&y.placed) {
+                stats.mid_time += start.elapsed();
+            } else {
+                stats.narrow_time += start.elapsed();
+            }
+            let material = combine(&x.material, &y.material);
+            let closest = found
+                .iter()
+                .flat_map(|m| m.points())
+                .map(|p| p.distance)
+                .fold(T::infinity(), |m, d| m.min(d));
+            let touching = closest <= self.config.contact_tolerance;
+            let handle = |i: u32| BodyHandle { index: i, generation: self.slots[i as usize].generation };
+            match (state.touching, touching) {
+                (false, true) => self.events.push(ContactEvent::from_manifolds(
+                    ContactEventKind::Started,
+                    handle(a),
+                    handle(b),
+                    &found,
+                )),
+                (true, true) => self.events.push(ContactEvent::from_manifolds(
+                    ContactEventKind::Persisting,
+                    handle(a),
+                    handle(b),
+                    &found,
+                )),
+                (true, false) => self.events.push(ContactEvent::stopped(handle(a), handle(b))),
+                (false, false) => {}
+            }
+            for m in &found {
+                let mut cm = ContactManifold::new(a as usize, b as usize, m.normal, material);
+                for p in m.points() {
+                    cm.push(ContactPoint {
+                        point_a: p.point_a,
+                        point_b: p.point_b,
+                        distance: p.distance,
+                        id: p.id,
+                    });
+                }
+                stats.contact_points += m.len();
+                solver_input.push(cm);
+            }
+            stats.manifolds += found.len();
+            state.touching = touching;
+            state.manifolds.clear();
+            state.manifolds.extend_from_slice(&found);
+            next.insert((a, b), state);
+        }
+        // Pairs the broad phase no longer reports (or that were filtered out) stop touching.
+        for ((a, b), state) in std::mem::take(&mut self.pairs) {
+            if state.touching {
+                let handle = |i: u32| BodyHandle { index: i, generation: self.slots[i as usize].generation };
+                self.events.push(ContactEvent::stopped(handle(a), handle(b)));
+            }
+        }
+        self.pairs = next;
+        Ok(solver_input)
+    }
+}
+
+/// A pair's material: the livelier restitution and the geometric mean of the frictions.
+fn combine<T: Real>(a: &Material<T>, b: &Material<T>) -> Material<T> {
+    Material::new(a.restitution().max(b.restitution()), (a.friction() * b.friction()).sqrt()).unwrap_or(*a)
+}
+
+mod ccd;

@@ -1,0 +1,319 @@
+//! The shapes a world body can have, described in the body's own frame, and their placement
+//! in the world for one step.
+//!
+//! A [`ColliderShape`] is the body-frame description (a ball of radius r at the origin, a box
+//! of half extents h along the frame's axes, a hull's vertices in body coordinates…). Once per
+//! step each body's shape is *placed* by its pose into a `Placed` value holding world-space
+//! primitives, so the narrow phase of every pair the body takes part in reuses it.
+
+use std::sync::Arc;
+
+use cd_geom::{
+    support_aabb, Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, GeomError, GeomResult, Obb, Plane,
+    Point, Real, Transformed, Triangle,
+};
+use cd_mid::MeshBvh;
+use cd_narrow::Shape;
+use cd_response::MassProperties;
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+
+/// A triangle mesh with its bounding-volume hierarchy (AABB nodes), shared between bodies.
+pub type MeshShape<T> = Arc<MeshBvh<T, Aabb<T, 3>>>;
+
+/// A body's shape in its own frame.
+#[derive(Clone, Debug)]
+pub enum ColliderShape<T: Real> {
+    /// A ball centred at the origin.
+    Ball {
+        /// Radius (> 0).
+        radius: T,
+    },
+    /// A box centred at the origin, along the frame's axes.
+    Cuboid {
+        /// Half extents (each > 0).
+        half_extents: Vector3<T>,
+    },
+    /// A capsule along the frame's y axis, centred at the origin.
+    Capsule {
+        /// Half the distance between the two sphere centres (≥ 0).
+        half_height: T,
+        /// Radius (> 0).
+        radius: T,
+    },
+    /// A cylinder along y, centred at the origin.
+    Cylinder {
+        /// Half height (> 0).
+        half_height: T,
+        /// Radius (> 0).
+        radius: T,
+    },
+    /// A cone along y: base at `y = −half_height`, apex at `y = +half_height`.
+    Cone {
+        /// Half height (> 0).
+        half_height: T,
+        /// Base radius (> 0).
+        radius: T,
+    },
+    /// A convex polyhedron, vertices in the body's frame.
+    ConvexHull(Arc<ConvexPolyhedron<T>>),
+    /// A triangle mesh in the body's frame (static and kinematic bodies only: a mesh has no
+    /// inside, hence no mass).
+    TriangleMesh(MeshShape<T>),
+    /// The half-space `y ≤ 0` of the body's frame (a ground; static bodies only).
+    HalfSpace,
+    /// Several shapes, each placed in the body's frame by its own pose. Nested compounds,
+    /// meshes and half-spaces are not allowed as parts.
+    Compound(Arc<Vec<(Isometry3<T>, ColliderShape<T>)>>),
+}
+
+impl<T: Real> ColliderShape<T> {
+    /// A ball.
+    pub fn ball(radius: T) -> Self {
+        Self::Ball { radius }
+    }
+
+    /// A box of the given half extents.
+    pub fn cuboid(hx: T, hy: T, hz: T) -> Self {
+        Self::Cuboid { half_extents: Vector3::new(hx, hy, hz) }
+    }
+
+    /// A capsule along y.
+    pub fn capsule(half_height: T, radius: T) -> Self {
+        Self::Capsule { half_height, radius }
+    }
+
+    /// A convex hull (vertices in the body's frame).
+    pub fn convex_hull(hull: ConvexPolyhedron<T>) -> Self {
+        Self::ConvexHull(Arc::new(hull))
+    }
+
+    /// A triangle mesh with its hierarchy.
+    pub fn triangle_mesh(mesh: MeshBvh<T, Aabb<T, 3>>) -> Self {
+        Self::TriangleMesh(Arc::new(mesh))
+    }
+
+    /// A compound of posed parts.
+    pub fn compound(parts: Vec<(Isometry3<T>, ColliderShape<T>)>) -> Self {
+        Self::Compound(Arc::new(parts))
+    }
+
+    /// The shape's kind, for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Ball { .. } => "ball",
+            Self::Cuboid { .. } => "cuboid",
+            Self::Capsule { .. } => "capsule",
+            Self::Cylinder { .. } => "cylinder",
+            Self::Cone { .. } => "cone",
+            Self::ConvexHull(_) => "convex hull",
+            Self::TriangleMesh(_) => "triangle mesh",
+            Self::HalfSpace => "half-space",
+            Self::Compound(_) => "compound",
+        }
+    }
+
+    /// Whether the shape encloses a volume (can be given a mass).
+    pub fn is_solid(&self) -> bool {
+        !matches!(self, Self::TriangleMesh(_) | Self::HalfSpace)
+    }
+
+    /// Checks the dimensions (finite, positive where required) and the compound's parts.
+    pub fn validate(&self) -> GeomResult<()> {
+        let positive = |x: T| {
+            cd_geom::validate::vector(&Vector3::new(x, T::zero(), T::zero()))?;
+            if x > T::zero() {
+                Ok(())
+            } else {
+                Err(GeomError::Negative)
+            }
+        };
+        match self {
+            Self::Ball { radius } => positive(*radius),
+            Self::Cuboid { half_extents } => half_extents.iter().try_for_each(|&h| positive(h)),
+            Self::Capsule { half_height, radius } => {
+                positive(*radius)?;
+                // Zero is allowed: a capsule of no length is a ball.
+                cd_geom::validate::vector(&Vector3::new(*half_height, T::zero(), T::zero()))?;
+                if *half_height < T::zero() {
+                    Err(GeomError::Negative)
+                } else {
+                    Ok(())
+                }
+            }
+            Self::Cylinder { half_height, radius } | Self::Cone { half_height, radius } => {
+                positive(*radius)?;
+                positive(*half_height)
+            }
+            Self::ConvexHull(_) | Self::TriangleMesh(_) | Self::HalfSpace => Ok(()),
+            Self::Compound(parts) => {
+                if parts.is_empty() {
+                    return Err(GeomError::TooFewPoints);
+                }
+                parts.iter().try_for_each(|(pose, part)| {
+                    cd_geom::validate::vector(&pose.translation.vector)?;
+                    match part {
+                        Self::Compound(_) | Self::TriangleMesh(_) | Self::HalfSpace => {
+                            Err(GeomError::Degenerate)
+                        }
+                        _ => part.validate(),
+                    }
+                })
+            }
+        }
+    }
+
+    /// Mass properties in the body's frame for a uniform `density`. Errors: a shape without
+    /// volume ([`GeomError::Degenerate`]: meshes and half-spaces), a bad density.
+    pub fn mass_properties(&self, density: T) -> GeomResult<MassProperties<T>> {
+        let origin = Point3::origin();
+        let y = |h: T| Point3::new(T::zero(), h, T::zero());
+        match self {
+            Self::Ball { radius } => MassProperties::ball(&Ball::new(origin, *radius)?, density),
+            Self::Cuboid { half_extents } => MassProperties::cuboid(
+                &Obb::from_rotation(origin, UnitQuaternion::identity(), *half_extents)?,
+                density,
+            ),
+            Self::Capsule { half_height, radius } => {
+                MassProperties::capsule(&Capsule::new(y(-*half_height), y(*half_height), *radius)?, density)
+            }
+            Self::Cylinder { half_height, radius } => {
+                MassProperties::cylinder(&Cylinder::new(y(-*half_height), y(*half_height), *radius)?, density)
+            }
+            Self::Cone { half_height, radius } => {
+                MassProperties::cone(&Cone::new(y(*half_height), y(-*half_height), *radius)?, density)
+            }
+            Self::ConvexHull(hull) => MassProperties::convex_polyhedron(hull, density),
+            Self::TriangleMesh(_) | Self::HalfSpace => Err(GeomError::Degenerate),
+            Self::Compound(parts) => {
+                let parts: Vec<MassProperties<T>> = parts
+                    .iter()
+                    .map(|(pose, part)| part.mass_properties(density).map(|m| m.transformed(pose)))
+                    .collect::<GeomResult<_>>()?;
+                MassProperties::compound(&parts)
+            }
+        }
+    }
+
+    /// Places the shape in the world by `pose`.
+    pub(crate) fn place(&self, pose: &Isometry3<T>) -> GeomResult<Placed<T>> {
+        let at = |p: Point3<T>| pose * p;
+        let y = |h: T| at(Point3::new(T::zero(), h, T::zero()));
+        Ok(match self {
+            Self::Ball { radius } => Placed::Ball(Ball::new(at(Point3::origin()), *radius)?),
+            Self::Cuboid { half_extents } => {
+                Placed::Cuboid(Obb::from_rotation(at(Point3::origin()), pose.rotation, *half_extents)?)
+            }
+            Self::Capsule { half_height, radius } => {
+                Placed::Capsule(Capsule::new(y(-*half_height), y(*half_height), *radius)?)
+            }
+            Self::Cylinder { half_height, radius } => {
+                Placed::Cylinder(Cylinder::new(y(-*half_height), y(*half_height), *radius)?)
+            }
+            Self::Cone { half_height, radius } => {
+                Placed::Cone(Cone::new(y(*half_height), y(-*half_height), *radius)?)
+            }
+            Self::ConvexHull(hull) => Placed::Hull(hull.clone(), *pose),
+            Self::TriangleMesh(mesh) => Placed::Mesh(mesh.clone(), *pose),
+            Self::HalfSpace => {
+                let normal = pose.rotation * Vector3::y();
+                Placed::HalfSpace(Plane::from_point_normal(at(Point3::origin()), normal)?)
+            }
+            Self::Compound(parts) => Placed::Compound(
+                parts.iter().map(|(local, part)| part.place(&(pose * local))).collect::<GeomResult<_>>()?,
+            ),
+        })
+    }
+}
+
+/// A shape placed in the world for one step.
+#[derive(Clone, Debug)]
+pub(crate) enum Placed<T: Real> {
+    Ball(Ball<T, 3>),
+    Cuboid(Obb<T, 3>),
+    Capsule(Capsule<T, 3>),
+    Cylinder(Cylinder<T>),
+    Cone(Cone<T>),
+    Hull(Arc<ConvexPolyhedron<T>>, Isometry3<T>),
+    Mesh(MeshShape<T>, Isometry3<T>),
+    HalfSpace(Plane<T, 3>),
+    Compound(Vec<Placed<T>>),
+}
+
+impl<T: Real> Placed<T> {
+    /// The world-space box around the shape. A half-space gets a box as large as the
+    /// coordinate limit allows on its solid side (it overlaps everything below its plane).
+    pub(crate) fn aabb(&self) -> Aabb<T, 3> {
+        let from =
+            |(lo, hi): (Point<T, 3>, Point<T, 3>)| Aabb::new(lo, hi).unwrap_or_else(|_| point_box(&lo));
+        match self {
+            Self::Ball(b) => from(support_aabb(b)),
+            Self::Cuboid(o) => from(support_aabb(o)),
+            Self::Capsule(c) => from(support_aabb(c)),
+            Self::Cylinder(c) => from(support_aabb(c)),
+            Self::Cone(c) => from(support_aabb(c)),
+            Self::Hull(hull, pose) => from(support_aabb(&Transformed::new(&**hull, *pose))),
+            Self::Mesh(mesh, pose) => {
+                let local = *mesh.bvh().root_volume();
+                Aabb::from_points((0..8).map(|bits| pose * local.corner(bits)).collect::<Vec<_>>().iter())
+                    .unwrap_or(local)
+            }
+            Self::HalfSpace(plane) => half_space_box(plane),
+            Self::Compound(parts) => parts
+                .iter()
+                .map(Placed::aabb)
+                .reduce(|a, b| a.merged(&b))
+                .unwrap_or_else(|| point_box(&Point::origin())),
+        }
+    }
+
+    /// The narrow phase's view of a convex (non-mesh, non-compound) placed shape.
+    pub(crate) fn narrow(&self) -> Option<Shape<'_, T>> {
+        Some(match self {
+            Self::Ball(b) => Shape::Ball(b),
+            Self::Cuboid(o) => Shape::Box(o),
+            Self::Capsule(c) => Shape::Capsule(c),
+            Self::Cylinder(c) => Shape::Cylinder(c),
+            Self::Cone(c) => Shape::Cone(c),
+            Self::Hull(h, pose) => Shape::Hull(h, pose),
+            Self::HalfSpace(p) => Shape::HalfSpace(p),
+            Self::Mesh(..) | Self::Compound(_) => return None,
+        })
+    }
+}
+
+/// Triangle `t` of a mesh placed by `pose`, in world space (`None` if the pose collapses it,
+/// which a rigid pose never does beyond rounding).
+pub(crate) fn world_triangle<T: Real>(
+    mesh: &MeshShape<T>,
+    pose: &Isometry3<T>,
+    t: u32,
+) -> Option<Triangle<T, 3>> {
+    let [a, b, c] = mesh.mesh().triangle(t as usize).vertices();
+    Triangle::new(pose * a, pose * b, pose * c).ok()
+}
+
+fn point_box<T: Real>(p: &Point<T, 3>) -> Aabb<T, 3> {
+    Aabb::from_center_half_extents(*p, Vector3::zeros()).expect("a valid point makes a valid box")
+}
+
+/// A box covering the solid side of a plane within the coordinate limit: exact along an
+/// axis-aligned normal, the whole world otherwise.
+fn half_space_box<T: Real>(plane: &Plane<T, 3>) -> Aabb<T, 3> {
+    let big = T::coord_limit() * T::lit(0.5);
+    let mut lo = Point3::new(-big, -big, -big);
+    let mut hi = Point3::new(big, big, big);
+    let n = plane.normal();
+    let axis = n.iamax();
+    let aligned = n.iter().enumerate().all(|(i, x)| i == axis || *x == T::zero());
+    if aligned {
+        // n[axis] x[axis] + d ≤ 0.
+        let bound = -plane.d() / n[axis];
+        if n[axis] > T::zero() {
+            hi[axis] = bound;
+        } else {
+            lo[axis] = bound;
+        }
+    }
+    Aabb::new(lo, hi)
+        .unwrap_or_else(|_| Aabb::new(Point3::new(-big, -big, -big), Point3::new(big, big, big)).unwrap())
+}

@@ -1,0 +1,421 @@
+//! The collision world against independent oracles: after every step the pairs with contacts
+//! are exactly the pairs a brute-force pipeline (every pair of bodies, every triangle of every
+//! mesh, cd-narrow's distance) finds within the prediction distance; every broad phase gives
+//! bit-identical results, also when swapped mid-run; events are consistent; runs are
+//! deterministic; CCD stops a bullet that otherwise passes through a thin wall.
+
+use std::collections::BTreeSet;
+
+use cd::geom::{Ball, Capsule, ConvexPolyhedron, Obb, Plane, Ray};
+use cd::mid::{MeshBvh, TriMesh};
+use cd::narrow::{distance, PairCache, Shape};
+use cd::prelude::*;
+use cd::world::WorldBroadPhase;
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+
+/// A named constructor of a broad phase.
+type Strategy = (&'static str, fn() -> WorldBroadPhase<f64>);
+
+fn strategies() -> Vec<Strategy> {
+    vec![
+        ("brute", || Box::new(BruteForce::<f64, 3>::new())),
+        ("sap", || Box::new(IncrementalSap::<f64, 3>::new())),
+        ("sort-sweep", || Box::new(SortAndSweep::<f64, 3>::new())),
+        ("grid", || Box::new(UniformGrid::<f64, 3>::new())),
+        ("hash", || Box::new(SpatialHash::<f64, 3>::new())),
+        ("hgrid", || Box::new(HierarchicalGrid::<f64, 3>::new())),
+        ("tree", || Box::new(DynamicAabbTree::<f64, 3>::new())),
+    ]
+}
+
+/// A bowl: a square floor of 2·n² triangles at y = 0 with four walls leaning out.
+fn bowl() -> MeshBvh<f64, cd::geom::Aabb<f64, 3>> {
+    let n = 8;
+    let size = 6.0;
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            let (x, z) = (-size + 2.0 * size * i as f64 / n as f64, -size + 2.0 * size * j as f64 / n as f64);
+            // Walls: the outer ring of vertices rises.
+            let edge = i == 0 || j == 0 || i == n || j == n;
+            vertices.push(Point3::new(
+                x * if edge { 1.2 } else { 1.0 },
+                if edge { 3.0 } else { 0.0 },
+                z * if edge { 1.2 } else { 1.0 },
+            ));
+        }
+    }
+    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+    for i in 0..n {
+        for j in 0..n {
+            triangles.push([at(i, j), at(i, j + 1), at(i + 1, j + 1)]);
+            triangles.push([at(i, j), at(i + 1, j + 1), at(i + 1, j)]);
+        }
+    }
+    MeshBvh::new(TriMesh::new(vertices, triangles).unwrap()).unwrap()
+}
+
+fn hull() -> ConvexPolyhedron<f64> {
+    // An octahedron.
+    let v = vec![
+        Point3::new(0.4, 0.0, 0.0),
+        Point3::new(-0.4, 0.0, 0.0),
+        Point3::new(0.0, 0.4, 0.0),
+        Point3::new(0.0, -0.4, 0.0),
+        Point3::new(0.0, 0.0, 0.4),
+        Point3::new(0.0, 0.0, -0.4),
+    ];
+    let faces = vec![
+        vec![0, 2, 4],
+        vec![2, 1, 4],
+        vec![1, 3, 4],
+        vec![3, 0, 4],
+        vec![2, 0, 5],
+        vec![1, 2, 5],
+        vec![3, 1, 5],
+        vec![0, 3, 5],
+    ];
+    ConvexPolyhedron::from_faces(v, &faces).unwrap()
+}
+
+/// A mixed scene falling into the bowl.
+fn scene(world: &mut World<f64>, count: usize) {
+    world.add(BodyDesc::fixed(ColliderShape::triangle_mesh(bowl()))).unwrap();
+    world
+        .add(BodyDesc::fixed(ColliderShape::HalfSpace).with_pose(Isometry3::translation(0.0, -1.0, 0.0)))
+        .unwrap();
+    let octahedron = ColliderShape::convex_hull(hull());
+    let dumbbell = ColliderShape::compound(vec![
+        (Isometry3::translation(-0.3, 0.0, 0.0), ColliderShape::ball(0.2)),
+        (Isometry3::translation(0.3, 0.0, 0.0), ColliderShape::ball(0.2)),
+        (Isometry3::identity(), ColliderShape::cuboid(0.3, 0.05, 0.05)),
+    ]);
+    for k in 0..count {
+        let shape = match k % 5 {
+            0 => ColliderShape::ball(0.3),
+            1 => ColliderShape::cuboid(0.3, 0.2, 0.25),
+            2 => ColliderShape::capsule(0.2, 0.15),
+            3 => octahedron.clone(),
+            _ => dumbbell.clone(),
+        };
+        let (x, z) = ((k % 4) as f64 * 0.9 - 1.35, ((k / 4) % 4) as f64 * 0.9 - 1.35);
+        let y = 0.6 + 0.8 * (k / 16) as f64;
+        let pose = Isometry3::from_parts(
+            Vector3::new(x, y, z).into(),
+            UnitQuaternion::from_euler_angles(0.1 * k as f64, 0.2 * k as f64, 0.05 * k as f64),
+        );
+        world.add(BodyDesc::dynamic(shape).with_pose(pose)).unwrap();
+    }
+}
+
+/// Brute-force signed distance between two bodies' shapes placed at `pa`, `pb`, from
+/// cd-narrow's distance over every convex part and every triangle.
+fn brute_distance(
+    a: &ColliderShape<f64>,
+    pa: &Isometry3<f64>,
+    b: &ColliderShape<f64>,
+    pb: &Isometry3<f64>,
+) -> Option<f64> {
+    match (a, b) {
+        (ColliderShape::Compound(parts), _) => {
+            parts.iter().filter_map(|(p, s)| brute_distance(s, &(pa * p), b, pb)).reduce(f64::min)
+        }
+        (_, ColliderShape::Compound(_)) => brute_distance(b, pb, a, pa),
+        (ColliderShape::TriangleMesh(m), _) => {
+            let probe = convex(b, pb);
+            (0..m.mesh().len())
+                .map(|t| {
+                    let [x, y, z] = m.mesh().triangle(t).vertices();
+                    let tri = cd::geom::Triangle::new(pa * x, pa * y, pa * z).unwrap();
+                    probe.with(|s| {
+                        distance(Shape::Triangle(&tri), s, &mut PairCache::default()).unwrap().distance
+                    })
+                })
+                .reduce(f64::min)
+        }
+        (_, ColliderShape::TriangleMesh(_)) => brute_distance(b, pb, a, pa),
+        _ => {
+            let (x, y) = (convex(a, pa), convex(b, pb));
+            x.with(|sa| y.with(|sb| distance(sa, sb, &mut PairCache::default()).unwrap().distance)).into()
+        }
+    }
+}
+
+enum Convex {
+    Ball(Ball<f64, 3>),
+    Box(Obb<f64, 3>),
+    Capsule(Capsule<f64, 3>),
+    Hull(ConvexPolyhedron<f64>, Isometry3<f64>),
+    Plane(Plane<f64, 3>),
+}
+
+impl Convex {
+    fn with<R>(&self, f: impl FnOnce(Shape<'_, f64>) -> R) -> R {
+        match self {
+            Convex::Ball(b) => f(Shape::Ball(b)),
+            Convex::Box(o) => f(Shape::Box(o)),
+            Convex::Capsule(c) => f(Shape::Capsule(c)),
+            Convex::Hull(h, p) => f(Shape::Hull(h, p)),
+            Convex::Plane(p) => f(Shape::HalfSpace(p)),
+        }
+    }
+}
+
+fn convex(shape: &ColliderShape<f64>, pose: &Isometry3<f64>) -> Convex {
+    let y = |h: f64| pose * Point3::new(0.0, h, 0.0);
+    match shape {
+        ColliderShape::Ball { radius } => Convex::Ball(Ball::new(pose * Point3::origin(), *radius).unwrap()),
+        ColliderShape::Cuboid { half_extents } => {
+            Convex::Box(Obb::from_rotation(pose * Point3::origin(), pose.rotation, *half_extents).unwrap())
+        }
+        ColliderShape::Capsule { half_height, radius } => {
+            Convex::Capsule(Capsule::new(y(-half_height), y(*half_height), *radius).unwrap())
+        }
+        ColliderShape::ConvexHull(h) => Convex::Hull((**h).clone(), *pose),
+        ColliderShape::HalfSpace => Convex::Plane(
+            Plane::from_point_normal(pose * Point3::origin(), pose.rotation * Vector3::y()).unwrap(),
+        ),
+        other => panic!("no convex oracle for {}", other.name()),
+    }
+}
+
+#[test]
+fn contact_pairs_equal_a_brute_force_pipeline_at_every_step() {
+    let mut world = World::<f64>::default();
+    scene(&mut world, 24);
+    let prediction = world.config().prediction;
+    let (mut checked, mut touching) = (0, 0);
+    for step in 0..150 {
+        let before: Vec<(BodyHandle, ColliderShape<f64>, Isometry3<f64>, BodyKind)> =
+            world.bodies().map(|(h, b)| (h, b.shape().clone(), *b.pose(), b.kind())).collect();
+        world.step(1.0 / 60.0).unwrap();
+        let found: BTreeSet<(BodyHandle, BodyHandle)> =
+            world.contact_pairs().map(|(a, b, _)| (a, b)).collect();
+        if step % 10 != 0 {
+            continue;
+        }
+        for (i, (ha, sa, pa, ka)) in before.iter().enumerate() {
+            for (hb, sb, pb, kb) in &before[i + 1..] {
+                if *ka != BodyKind::Dynamic && *kb != BodyKind::Dynamic {
+                    continue;
+                }
+                let d = brute_distance(sa, pa, sb, pb).unwrap_or(f64::INFINITY);
+                let near_threshold = (d - prediction).abs() < 1e-6;
+                if !near_threshold {
+                    assert_eq!(
+                        found.contains(&(*ha, *hb)),
+                        d <= prediction,
+                        "step {step}: pair {ha:?} {hb:?} at distance {d}"
+                    );
+                    checked += 1;
+                    touching += usize::from(d <= prediction);
+                }
+            }
+        }
+    }
+    assert!(checked > 4000 && touching > 100, "{checked} pairs checked, {touching} in contact");
+    // The scene settles in the bowl: nothing fell through the mesh.
+    for (_, body) in world.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic) {
+        assert!(
+            body.pose().translation.y > -0.5,
+            "a body fell through the bowl: {:?}",
+            body.pose().translation
+        );
+    }
+}
+
+fn fingerprint(world: &World<f64>) -> Vec<[u64; 7]> {
+    world
+        .bodies()
+        .map(|(_, b)| {
+            let p = b.pose();
+            [
+                p.translation.x.to_bits(),
+                p.translation.y.to_bits(),
+                p.translation.z.to_bits(),
+                p.rotation.i.to_bits(),
+                p.rotation.j.to_bits(),
+                p.rotation.k.to_bits(),
+                b.linear_velocity().norm().to_bits(),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn every_broad_phase_gives_bit_identical_results_and_swapping_mid_run_changes_nothing() {
+    let run = |make: fn() -> WorldBroadPhase<f64>, swap: Option<fn() -> WorldBroadPhase<f64>>| {
+        let mut world = World::new(WorldConfig::default(), make()).unwrap();
+        scene(&mut world, 20);
+        let mut events = 0;
+        for step in 0..90 {
+            if step == 45 {
+                if let Some(other) = swap {
+                    world.set_broad_phase(other()).unwrap();
+                }
+            }
+            world.step(1.0 / 60.0).unwrap();
+            events += world.events().len();
+        }
+        (fingerprint(&world), events)
+    };
+    let reference = run(strategies()[0].1, None);
+    for (name, make) in strategies() {
+        assert_eq!(run(make, None), reference, "{name} differs from brute force");
+    }
+    let all = strategies();
+    assert_eq!(run(all[1].1, Some(all[6].1)), reference, "swapping SAP for the tree changed the run");
+    // And the same run twice is the same (no hash-order dependence).
+    assert_eq!(run(all[4].1, None), run(all[4].1, None));
+}
+
+#[test]
+fn events_start_persist_and_stop_consistently() {
+    let mut world = World::<f64>::default();
+    world.add(BodyDesc::fixed(ColliderShape::HalfSpace)).unwrap();
+    let ball = world
+        .add(
+            BodyDesc::dynamic(ColliderShape::ball(0.5))
+                .with_pose(Isometry3::translation(0.0, 1.5, 0.0))
+                .with_material(Material::new(0.8, 0.0).unwrap()),
+        )
+        .unwrap();
+    let mut touching = false;
+    let (mut started, mut stopped) = (0, 0);
+    for _ in 0..400 {
+        world.step(1.0 / 60.0).unwrap();
+        for e in world.events() {
+            assert_eq!(e.b, ball);
+            match e.kind {
+                ContactEventKind::Started => {
+                    assert!(!touching, "started twice");
+                    assert!(e.points > 0 && e.distance <= world.config().contact_tolerance);
+                    touching = true;
+                    started += 1;
+                }
+                ContactEventKind::Persisting => assert!(touching, "persisting without a start"),
+                ContactEventKind::Stopped => {
+                    assert!(touching, "stopped without a start");
+                    touching = false;
+                    stopped += 1;
+                }
+            }
+        }
+    }
+    // A bouncing ball (k = 0.8) touches and leaves several times, then rests.
+    assert!(started >= 3 && stopped >= 2, "{started} starts, {stopped} stops");
+    assert!(touching, "the ball rests on the ground at the end");
+    // Removing a touching body reports its pair stopped.
+    world.remove(ball).unwrap();
+    assert!(world.events().iter().any(|e| e.kind == ContactEventKind::Stopped && e.b == ball));
+    assert!(world.body(ball).is_none());
+    assert_eq!(world.remove(ball).err(), Some(WorldError::InvalidHandle));
+}
+
+#[test]
+fn ccd_stops_a_bullet_that_would_pass_through_a_thin_wall() {
+    for ccd in [false, true] {
+        let config = WorldConfig { gravity: Vector3::zeros(), ..WorldConfig::default() };
+        let mut world = World::new(config, Box::new(SortAndSweep::<f64, 3>::new())).unwrap();
+        world.add(BodyDesc::fixed(ColliderShape::cuboid(0.01, 2.0, 2.0))).unwrap();
+        let bullet = world
+            .add(
+                BodyDesc::dynamic(ColliderShape::ball(0.05))
+                    .with_pose(Isometry3::translation(-1.0, 0.0, 0.0))
+                    .with_velocity(Vector3::new(300.0, 0.0, 0.0), Vector3::zeros())
+                    .with_ccd(ccd),
+            )
+            .unwrap();
+        for _ in 0..10 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        let x = world.body(bullet).unwrap().pose().translation.x;
+        if ccd {
+            assert!(x < -0.05 + 1e-6, "with CCD the bullet passed the wall: x = {x}");
+        } else {
+            assert!(x > 0.0, "without CCD the bullet tunnels (the case CCD exists for): x = {x}");
+        }
+    }
+}
+
+#[test]
+fn ray_casts_find_the_nearest_body_and_all_of_them() {
+    let mut world = World::<f64>::default();
+    scene(&mut world, 16);
+    let down = Ray::new(Point3::new(0.2, 10.0, 0.1), Vector3::new(0.0, -1.0, 0.0)).unwrap();
+    let all = world.cast_ray_all(&down, &CollisionGroups::default());
+    let first = world.cast_ray(&down, &CollisionGroups::default()).unwrap();
+    assert_eq!(all[0], first);
+    assert!(all.windows(2).all(|w| w[0].t <= w[1].t));
+    // The mesh floor (y = 0) and the half-space (y = −1) are among the hits, in that order.
+    let floor = all.iter().position(|h| (h.point.y).abs() < 1e-9).expect("the floor");
+    let ground = all.iter().position(|h| (h.point.y + 1.0).abs() < 1e-9).expect("the ground");
+    assert!(floor < ground);
+    // Every hit point lies on its body: a point just beyond it along the ray is inside or on it
+    // for solids (containment query), and the normal faces the ray.
+    for hit in &all {
+        assert!(hit.normal.dot(&Vector3::new(0.0, -1.0, 0.0)) <= 1e-12);
+        if world.body(hit.body).unwrap().shape().is_solid() {
+            let inside = hit.point + Vector3::new(0.0, -1e-6, 0.0);
+            assert!(world.bodies_containing(&inside).contains(&hit.body), "{hit:?}");
+        }
+    }
+    // A group filter hides everything.
+    let none = CollisionGroups { memberships: 0, filter: 0 };
+    assert!(world.cast_ray(&down, &none).is_none());
+}
+
+#[test]
+fn region_queries_match_brute_force() {
+    let mut world = World::<f64>::default();
+    scene(&mut world, 16);
+    let region = cd::geom::Aabb::new(Point3::new(-1.0, 0.0, -1.0), Point3::new(0.5, 1.0, 0.5)).unwrap();
+    let found = world.bodies_in_aabb(&region);
+    let probe = ColliderShape::cuboid(0.75, 0.5, 0.75);
+    let probe_pose = Isometry3::translation(-0.25, 0.5, -0.25);
+    for (h, b) in world.bodies() {
+        let d = brute_distance(b.shape(), b.pose(), &probe, &probe_pose).unwrap();
+        if d.abs() > 1e-9 {
+            assert_eq!(found.contains(&h), d < 0.0, "{h:?} at distance {d}");
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let mut world = World::<f64>::default();
+    assert_eq!(
+        world.add(BodyDesc::dynamic(ColliderShape::HalfSpace)).err(),
+        Some(WorldError::NoVolume { shape: "half-space" })
+    );
+    assert!(matches!(world.add(BodyDesc::dynamic(ColliderShape::ball(-1.0))), Err(WorldError::Geom(_))));
+    assert!(matches!(world.add(BodyDesc::dynamic(ColliderShape::ball(f64::NAN))), Err(WorldError::Geom(_))));
+    assert!(matches!(
+        world.add(BodyDesc::dynamic(ColliderShape::ball(1.0)).with_pose(Isometry3::translation(
+            f64::INFINITY,
+            0.0,
+            0.0
+        ))),
+        Err(WorldError::Geom(_))
+    ));
+    assert_eq!(world.step(0.0).err(), Some(WorldError::InvalidTimeStep));
+    assert_eq!(world.step(f64::NAN).err(), Some(WorldError::InvalidTimeStep));
+    assert!(world.is_empty());
+}
+
+#[test]
+fn the_world_can_be_shared_between_threads() {
+    fn shared<S: Send + Sync>() {}
+    shared::<World<f64>>();
+    shared::<World<f32>>();
+    let mut world = World::<f64>::default();
+    scene(&mut world, 8);
+    let ray = Ray::new(Point3::new(0.0, 10.0, 0.0), Vector3::new(0.0, -1.0, 0.0)).unwrap();
+    let expected = world.cast_ray(&ray, &CollisionGroups::default());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| assert_eq!(world.cast_ray(&ray, &CollisionGroups::default()), expected));
+        }
+    });
+}
