@@ -69,8 +69,7 @@ impl<T: Real> RigidBody<T> {
         if !self.is_dynamic() {
             return T::zero();
         }
-        let r = *self.pose.rotation.to_rotation_matrix().matrix();
-        let world_inertia = r * self.mass.inertia() * r.transpose();
+        let world_inertia = self.world_inertia();
         let half = T::lit(0.5);
         half * self.mass.mass() * self.linear_velocity.norm_squared()
             + half * self.angular_velocity.dot(&(world_inertia * self.angular_velocity))
@@ -90,8 +89,7 @@ impl<T: Real> RigidBody<T> {
         if !self.is_dynamic() {
             return Vector3::zeros();
         }
-        let r = *self.pose.rotation.to_rotation_matrix().matrix();
-        let world_inertia = r * self.mass.inertia() * r.transpose();
+        let world_inertia = self.world_inertia();
         self.world_center().coords.cross(&self.linear_momentum()) + world_inertia * self.angular_velocity
     }
 
@@ -104,8 +102,20 @@ impl<T: Real> RigidBody<T> {
 
     /// Moves the body by its velocity over `dt`: the centre of mass translates by `v dt` and
     /// the body turns by `ω dt` about it (an exact rotation for the step, re-normalized).
+    ///
+    /// `ω` is kept as it is (no gyroscopic term, like the default of Box2D and Bullet): the
+    /// step turns the body about `ω` itself, so a free body's kinetic energy `½ ωᵀ I ω` is
+    /// exactly conserved. Its angular momentum's direction is not; the explicit
+    /// momentum-preserving update is worse (it gains energy every step), and the implicit one
+    /// is left for when a user needs tumbling precession.
     pub fn integrate_position(&mut self, dt: T) {
         self.displace(&(self.linear_velocity * dt), &(self.angular_velocity * dt));
+    }
+
+    /// The inertia tensor in world axes (zero for a static body).
+    pub fn world_inertia(&self) -> Matrix3<T> {
+        let r = *self.pose.rotation.to_rotation_matrix().matrix();
+        r * self.mass.inertia() * r.transpose()
     }
 
     /// Moves the centre of mass by `translation` and turns the body by the rotation vector

@@ -1,11 +1,15 @@
 //! # `cd` — the collision-detection facade
 //!
 //! One dependency for the whole pipeline: every layer is re-exported under its own name, and
-//! (with its issue) a collision world wires them together: broad → mid → narrow → ccd → response.
+//! a collision world wires them together: broad → mid → narrow → ccd → response.
 //!
 //! Queries that need two layers that do not know each other live here:
 //! [`mesh_cast::cast_shape_mesh`] casts any convex shape against a triangle mesh through its
 //! hierarchy (cd-ccd's shape cast driven by cd-mid's tree).
+//!
+//! [`world::World`] is the whole pipeline in one object: add bodies ([`world::BodyDesc`] with a
+//! [`world::ColliderShape`]), [`step`](world::World::step) it, read contacts, events and
+//! timings, cast rays. [`prelude`] imports what a program needs.
 //!
 //! ```
 //! use cd::geom::{Aabb, Ray};
