@@ -12,17 +12,20 @@
 //! | [`body`] | a rigid body (pose, mass properties, velocity), impulses on it, semi-implicit Euler integration |
 //! | [`impulse`] | the impulse at one contact between two bodies with restitution and friction |
 //! | [`solver`] | sequential impulses over all contact manifolds of a step, warm-started by feature id, with split-impulse or Baumgarte position correction |
+//! | [`particles`] | point particles bouncing off planes, signed-distance grids or any segment test (meshes in the facade); particle–particle collisions through a sorted grid |
 #![forbid(unsafe_code)]
 
 pub mod body;
 pub mod impulse;
 pub mod mass;
+pub mod particles;
 pub mod reflect;
 pub mod solver;
 
 pub use body::RigidBody;
 pub use impulse::{resolve_contact, ContactImpulse};
 pub use mass::MassProperties;
+pub use particles::{neighbor_pairs, planes_hit, DistanceGrid, ParticleSystem, SegmentHit};
 pub use reflect::{advance_with_bounce, reflect, Material};
 pub use solver::{
     ContactManifold, ContactPoint, ContactSolver, PositionCorrection, SolveReport, SolverConfig, SolverError,

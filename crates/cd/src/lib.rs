@@ -30,6 +30,7 @@ pub use cd_narrow as narrow;
 pub use cd_response as response;
 
 pub mod mesh_cast;
+pub mod particles;
 pub mod prelude;
 pub mod world;
 
