@@ -4,7 +4,7 @@
 //!
 //! * **Surroundings** are anything that can answer "where does this segment first hit you?":
 //!   [`ParticleSystem::step`] takes such a closure and moves each particle along its path for
-//!   the step, reflecting it ([`crate::reflect`]) at each hit and moving it on for the rest of
+//!   the step, reflecting it ([`reflect()`](crate::reflect::reflect)) at each hit and moving it on for the rest of
 //!   the step — the seed's swept response, so no particle passes through a surface however
 //!   fast it goes. [`planes_hit`] answers for a set of half-spaces; the facade answers for
 //!   triangle meshes through their BVH; [`DistanceGrid`] answers for a signed-distance grid.

@@ -419,3 +419,107 @@ fn the_world_can_be_shared_between_threads() {
         }
     });
 }
+
+#[test]
+fn detect_contacts_alone_finds_contacts_of_teleported_bodies() {
+    let mut world = World::<f64>::default();
+    let a = world.add(BodyDesc::dynamic(ColliderShape::ball(1.0))).unwrap();
+    let b = world
+        .add(
+            BodyDesc::dynamic(ColliderShape::cuboid(0.5, 0.5, 0.5))
+                .with_pose(Isometry3::translation(5.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    world.detect_contacts().unwrap();
+    assert_eq!(world.contact_pairs().count(), 0);
+    world.set_pose(b, Isometry3::translation(1.4, 0.0, 0.0)).unwrap();
+    world.detect_contacts().unwrap();
+    let pairs: Vec<_> =
+        world.contact_pairs().map(|(x, y, m)| (x, y, m[0].deepest().unwrap().distance)).collect();
+    assert_eq!(pairs.len(), 1);
+    assert_eq!((pairs[0].0, pairs[0].1), (a, b));
+    assert!((pairs[0].2 + 0.1).abs() < 1e-9, "depth {}", pairs[0].2);
+    assert_eq!(world.events()[0].kind, ContactEventKind::Started);
+    // Nothing moved: detection alone applies no response.
+    assert_eq!(world.body(b).unwrap().pose().translation.x, 1.4);
+    world.set_pose(b, Isometry3::translation(3.0, 0.0, 0.0)).unwrap();
+    world.detect_contacts().unwrap();
+    assert_eq!(world.events()[0].kind, ContactEventKind::Stopped);
+}
+
+#[test]
+fn ball_region_closest_body_and_shape_cast_agree_with_brute_force() {
+    let mut world = World::<f64>::default();
+    scene(&mut world, 16);
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let bodies: Vec<(BodyHandle, ColliderShape<f64>, Isometry3<f64>)> =
+        world.bodies().map(|(h, b)| (h, b.shape().clone(), *b.pose())).collect();
+    let mut seed = 5u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    };
+    let tiny = 1e-7;
+    let mut hits = 0;
+    for _ in 0..60 {
+        let p = Point3::new(random() * 6.0, random() * 4.0 + 1.5, random() * 6.0);
+        // Ball region: a body is listed exactly when its distance to the ball is ≤ 0.
+        let r = 0.3 + random().abs();
+        let probe = ColliderShape::ball(r);
+        let at = Isometry3::translation(p.x, p.y, p.z);
+        let listed = world.bodies_in_ball(&p, r);
+        for (h, s, pose) in &bodies {
+            let d = brute_distance(s, pose, &probe, &at).unwrap();
+            if d.abs() > 1e-9 {
+                assert_eq!(listed.contains(h), d < 0.0, "ball region: {h:?} at {d}");
+            }
+        }
+        // Closest body: the brute-force minimum of point distances (a tiny ball's distance
+        // plus its radius).
+        let point_probe = ColliderShape::ball(tiny);
+        let brute = bodies
+            .iter()
+            .map(|(h, s, pose)| (brute_distance(s, pose, &point_probe, &at).unwrap() + tiny, *h))
+            .fold(
+                (f64::INFINITY, None),
+                |best, (d, h)| if d.max(0.0) < best.0 { (d.max(0.0), Some(h)) } else { best },
+            );
+        let closest = world.closest_body(&p, 10.0, &CollisionGroups::default()).unwrap();
+        assert!(
+            (closest.distance - brute.0).abs() < 1e-6,
+            "closest {} vs brute {}",
+            closest.distance,
+            brute.0
+        );
+        // Shape cast of a box downwards: no body is touched before the reported time, and the
+        // hit body is touched at it.
+        let cast = ColliderShape::cuboid(0.2, 0.1, 0.15);
+        let velocity = Vector3::new(random(), -4.0, random());
+        let Some(hit) = world.cast_shape(&cast, &at, &velocity, 2.0, &CollisionGroups::default()).unwrap()
+        else {
+            continue;
+        };
+        hits += 1;
+        let moved =
+            |t: f64| Isometry3::translation(p.x + velocity.x * t, p.y + velocity.y * t, p.z + velocity.z * t);
+        let (_, s, pose) = bodies.iter().find(|(h, _, _)| *h == hit.body).unwrap();
+        let at_hit = brute_distance(&cast, &moved(hit.toi.time), s, pose).unwrap();
+        assert!(at_hit.abs() < 1e-3, "distance at the time of impact: {at_hit}");
+        let before = hit.toi.time - 1e-3;
+        if before > 0.0 {
+            for (h, s, pose) in &bodies {
+                // Bodies the box already touches at time 0 are not the cast's business.
+                if brute_distance(&cast, &moved(0.0), s, pose).unwrap() <= 0.0 {
+                    continue;
+                }
+                let d = brute_distance(&cast, &moved(before), s, pose).unwrap();
+                assert!(d > 0.0, "{h:?} touched at {before} before the reported {}", hit.toi.time);
+            }
+        }
+    }
+    assert!(hits > 20, "{hits}");
+}

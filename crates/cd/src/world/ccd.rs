@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use cd_ccd::{shape_cast, CastConfig, LinearMotion, ToiStatus};
+use cd_ccd::{shape_cast, CastConfig, LinearMotion, Toi, ToiStatus};
 use cd_geom::{Real, SupportMap, Transformed};
 use cd_mid::QueryWorkspace;
 use nalgebra::Vector3;
@@ -32,17 +32,19 @@ fn with_support<T: Real, R>(placed: &Placed<T>, f: impl FnOnce(&dyn SupportMap<T
     })
 }
 
-/// The first time in `[0, dt]` at which `a` moving at `va` touches `b` moving at `vb`; `None`
-/// when they do not meet or already touch (the solver has that contact).
-fn first_impact<T: Real>(
+/// The first contact in `[0, dt]` of `a` moving at `va` with `b` moving at `vb` (A = `a`);
+/// `None` when they do not meet or already touch (the solver has that contact).
+pub(crate) fn first_impact<T: Real>(
     a: &Placed<T>,
     va: &Vector3<T>,
     b: &Placed<T>,
     vb: &Vector3<T>,
     dt: T,
     ws: &mut QueryWorkspace<T>,
-) -> Option<T> {
-    let earliest = |times: &mut dyn Iterator<Item = Option<T>>| times.flatten().reduce(|x, y| x.min(y));
+) -> Option<Toi<T, 3>> {
+    let earliest = |tois: &mut dyn Iterator<Item = Option<Toi<T, 3>>>| {
+        tois.flatten().reduce(|x, y| if y.time < x.time { y } else { x })
+    };
     match (a, b) {
         (Placed::Compound(parts), _) => {
             earliest(&mut parts.iter().map(|p| first_impact(p, va, b, vb, dt, ws)))
@@ -52,21 +54,34 @@ fn first_impact<T: Real>(
         }
         (_, Placed::HalfSpace(plane)) => {
             let n = *plane.normal();
-            let gap = with_support(a, |s| plane.signed_distance(&s.support(&-n)))?;
+            let deepest = with_support(a, |s| s.support(&-n))?;
+            let gap = plane.signed_distance(&deepest);
             let closing = -n.dot(&(va - vb));
-            (gap > T::zero() && closing > T::zero() && gap <= closing * dt).then(|| gap / closing)
+            if !(gap > T::zero() && closing > T::zero() && gap <= closing * dt) {
+                return None;
+            }
+            let time = gap / closing;
+            let point_a = deepest + va * time;
+            Some(Toi { time, point_a, point_b: point_a, normal: -n, status: ToiStatus::Converged })
         }
         (_, Placed::Mesh(mesh, pose)) => {
             let relative = pose.inverse_transform_vector(&(va - vb));
             let motion = LinearMotion::of_a(relative, dt).ok()?;
             let into_mesh = pose.inverse();
-            with_support(a, |s| {
+            let hit = with_support(a, |s| {
                 let local = Transformed::new(s, into_mesh);
                 cast_shape_mesh(&local, T::zero(), mesh, &motion, &CastConfig::default(), ws)
             })
             .flatten()
-            .filter(|hit| hit.toi.status != ToiStatus::StartedInContact)
-            .map(|hit| hit.toi.time)
+            .filter(|hit| hit.toi.status != ToiStatus::StartedInContact)?;
+            // Back to world space: the mesh moved by vb·t meanwhile.
+            let shift = vb * hit.toi.time;
+            Some(Toi {
+                point_a: pose * hit.toi.point_a + shift,
+                point_b: pose * hit.toi.point_b + shift,
+                normal: pose.rotation.transform_vector(&hit.toi.normal),
+                ..hit.toi
+            })
         }
         _ => {
             let motion = LinearMotion::new(*va, *vb, dt).ok()?;
@@ -78,7 +93,6 @@ fn first_impact<T: Real>(
             })
             .flatten()
             .filter(|toi| toi.status != ToiStatus::StartedInContact)
-            .map(|toi| toi.time)
         }
     }
 }
@@ -119,8 +133,8 @@ impl<T: Real> World<T> {
                 } else {
                     other.rigid.linear_velocity
                 };
-                if let Some(t) = first_impact(&body.placed, &v, &other.placed, &vb, dt, &mut ws) {
-                    earliest = Some(earliest.map_or(t, |e| e.min(t)));
+                if let Some(toi) = first_impact(&body.placed, &v, &other.placed, &vb, dt, &mut ws) {
+                    earliest = Some(earliest.map_or(toi.time, |e| e.min(toi.time)));
                 }
             }
             if let Some(t) = earliest {

@@ -25,7 +25,6 @@ pub mod events;
 pub mod query;
 pub mod shape;
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use cd_broad::{BroadPhase, BroadPhaseError, SortAndSweep};
@@ -39,7 +38,7 @@ use nalgebra::{Isometry3, Vector3};
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind, CollisionGroups};
 pub use contacts::PairWork;
 pub use events::{ContactEvent, ContactEventKind};
-pub use query::RayCastHit;
+pub use query::{ClosestBody, RayCastHit, ShapeCastHit};
 pub use shape::{ColliderShape, MeshShape};
 
 use contacts::{grown, pair_manifolds, PairScratch};
@@ -162,11 +161,18 @@ pub struct StepStats<T: Real> {
 }
 
 /// What the world remembers about a pair between steps.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct PairState<T: Real> {
+    key: (u32, u32),
     cache: PairCache<T>,
     manifolds: Vec<Manifold<T, 3>>,
     touching: bool,
+}
+
+impl<T: Real> PairState<T> {
+    fn new(key: (u32, u32)) -> Self {
+        Self { key, cache: PairCache::default(), manifolds: Vec::new(), touching: false }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -195,7 +201,10 @@ pub struct World<T: Real> {
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
     broad: WorldBroadPhase<T>,
-    pairs: BTreeMap<(u32, u32), PairState<T>>,
+    /// Pair states sorted by pair.
+    pairs: Vec<PairState<T>>,
+    /// The broad phase's pairs of the current step (kept to reuse its allocation).
+    pair_buffer: Vec<(u32, u32)>,
     solver: ContactSolver<T>,
     scratch: PairScratch<T>,
     events: Vec<ContactEvent<T>>,
@@ -226,7 +235,8 @@ impl<T: Real> World<T> {
             slots: Vec::new(),
             free: Vec::new(),
             broad,
-            pairs: BTreeMap::new(),
+            pairs: Vec::new(),
+            pair_buffer: Vec::new(),
             solver,
             scratch: PairScratch::default(),
             events: Vec::new(),
@@ -307,16 +317,20 @@ impl<T: Real> World<T> {
         let body = slot.body.take().expect("checked");
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(handle.index);
-        let gone: Vec<(u32, u32)> =
-            self.pairs.keys().filter(|(a, b)| *a == handle.index || *b == handle.index).copied().collect();
-        for key in gone {
-            let state = self.pairs.remove(&key).expect("listed");
-            if state.touching {
-                let (a, b) = (self.handle_or(key.0, handle), self.handle_or(key.1, handle));
-                self.events.push(ContactEvent::stopped(a, b));
-            }
+        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pairs)
+            .into_iter()
+            .partition(|s| s.key.0 == handle.index || s.key.1 == handle.index);
+        self.pairs = kept;
+        for state in gone.into_iter().filter(|s| s.touching) {
+            let (a, b) = (self.handle_or(state.key.0, handle), self.handle_or(state.key.1, handle));
+            self.events.push(ContactEvent::stopped(a, b));
         }
         Ok(body)
+    }
+
+    /// The handle of the body in slot `index`.
+    fn handle(&self, index: u32) -> BodyHandle {
+        BodyHandle { index, generation: self.slots[index as usize].generation }
     }
 
     fn handle_or(&self, index: u32, removed: BodyHandle) -> BodyHandle {
@@ -400,10 +414,10 @@ impl<T: Real> World<T> {
     /// The manifolds of every pair with contact points after the last step, as
     /// `(a, b, manifolds)` in sorted pair order (normals from A to B).
     pub fn contact_pairs(&self) -> impl Iterator<Item = (BodyHandle, BodyHandle, &[Manifold<T, 3>])> {
-        self.pairs.iter().filter(|(_, s)| !s.manifolds.is_empty()).map(|(&(a, b), s)| {
-            let h = |i: u32| BodyHandle { index: i, generation: self.slots[i as usize].generation };
-            (h(a), h(b), s.manifolds.as_slice())
-        })
+        self.pairs
+            .iter()
+            .filter(|s| !s.manifolds.is_empty())
+            .map(|s| (self.handle(s.key.0), self.handle(s.key.1), s.manifolds.as_slice()))
     }
 
     /// Advances the world by `dt`. Errors leave the world as it was before the step only for
@@ -422,12 +436,7 @@ impl<T: Real> World<T> {
             }
         }
 
-        let start = Instant::now();
-        self.update_broad_phase(dt)?;
-        stats.broad_pairs = self.broad.pairs().len();
-        stats.broad_time = start.elapsed();
-
-        let manifolds = self.find_contacts(&mut stats)?;
+        let manifolds = self.detect(dt, &mut stats)?;
 
         let start = Instant::now();
         self.rigid.clear();
@@ -461,6 +470,28 @@ impl<T: Real> World<T> {
         Ok(&self.stats)
     }
 
+    /// Collision detection only, at the current poses: places the moving bodies, updates the
+    /// broad phase, runs the mid and narrow phases, and records contacts
+    /// ([`World::contact_pairs`]), events and the stage timings — no gravity, no response, no
+    /// motion. For users who bring their own dynamics (move bodies with [`World::set_pose`]) or
+    /// only need to know what touches what.
+    pub fn detect_contacts(&mut self) -> Result<&StepStats<T>, WorldError> {
+        self.events.clear();
+        let mut stats = StepStats { bodies: self.len(), ..StepStats::default() };
+        self.detect(T::zero(), &mut stats)?;
+        self.stats = stats;
+        Ok(&self.stats)
+    }
+
+    /// Broad, mid and narrow phases; `sweep` is the time over which CCD bodies' boxes are swept.
+    fn detect(&mut self, sweep: T, stats: &mut StepStats<T>) -> Result<Vec<ContactManifold<T>>, WorldError> {
+        let start = Instant::now();
+        self.update_broad_phase(sweep)?;
+        stats.broad_pairs = self.broad.pairs().len();
+        stats.broad_time = start.elapsed();
+        self.find_contacts(stats)
+    }
+
     fn update_broad_phase(&mut self, dt: T) -> Result<(), WorldError> {
         let prediction = self.config.prediction;
         for (i, slot) in self.slots.iter_mut().enumerate() {
@@ -468,38 +499,49 @@ impl<T: Real> World<T> {
             if body.kind == BodyKind::Static {
                 continue;
             }
-            body.placed = body.shape.place(&body.rigid.pose)?;
+            // The shape was placed when the pose last changed (add, set_pose, integration).
             let mut aabb = grown(&body.placed.aabb(), prediction);
             if body.ccd {
                 aabb = cd_ccd::swept_aabb_linear(&aabb, &body.rigid.linear_velocity, dt)?;
             }
-            body.aabb = aabb;
-            self.broad.update(i as u32, aabb)?;
+            if aabb != body.aabb {
+                body.aabb = aabb;
+                self.broad.update(i as u32, aabb)?;
+            }
         }
         self.broad.find_pairs();
         Ok(())
     }
 
     /// Mid and narrow phases over the broad phase's pairs; contact events; the solver's input.
+    ///
+    /// The pair states are a vector sorted by pair, like the broad phase's pairs, so this is a
+    /// merge of two sorted lists: states of pairs that are still reported are carried over,
+    /// the others end (a Stopped event if they touched). Events come out in pair order.
     fn find_contacts(&mut self, stats: &mut StepStats<T>) -> Result<Vec<ContactManifold<T>>, WorldError> {
-        let pairs: Vec<(u32, u32)> = self.broad.pairs().to_vec();
+        let mut broad_pairs = std::mem::take(&mut self.pair_buffer);
+        broad_pairs.clear();
+        broad_pairs.extend_from_slice(self.broad.pairs());
+        let mut previous = std::mem::take(&mut self.pairs).into_iter().peekable();
+        let mut next = Vec::with_capacity(broad_pairs.len());
         let mut solver_input = Vec::new();
-        let mut next = BTreeMap::new();
         let mut found = Vec::new();
-        for (a, b) in pairs {
+        let mut clock = Instant::now();
+        for &(a, b) in &broad_pairs {
+            while let Some(state) = previous.next_if(|s| s.key < (a, b)) {
+                self.end_pair(state);
+            }
+            let mut state = previous.next_if(|s| s.key == (a, b)).unwrap_or_else(|| PairState::new((a, b)));
             let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
                 continue;
             };
             if (x.kind != BodyKind::Dynamic && y.kind != BodyKind::Dynamic)
                 || !x.groups.interacts_with(&y.groups)
             {
+                self.end_pair(state);
                 continue;
             }
             stats.tested_pairs += 1;
-            let mut state = self.pairs.remove(&(a, b)).unwrap_or_default();
-            let complex =
-                |p: &shape::Placed<T>| matches!(p, shape::Placed::Mesh(..) | shape::Placed::Compound(_));
-            let start = Instant::now();
             found.clear();
             pair_manifolds(
                 &x.placed,
@@ -510,11 +552,17 @@ impl<T: Real> World<T> {
                 &mut stats.work,
                 &mut found,
             )?;
+            // One clock reading per pair: the time since the previous reading goes to the
+            // mid phase (meshes, compounds) or the narrow phase (convex pairs).
+            let now = Instant::now();
+            let complex =
+                |p: &shape::Placed<T>| matches!(p, shape::Placed::Mesh(..) | shape::Placed::Compound(_));
             if complex(&x.placed) || complex(&y.placed) {
-                stats.mid_time += start.elapsed();
+                stats.mid_time += now - clock;
             } else {
-                stats.narrow_time += start.elapsed();
+                stats.narrow_time += now - clock;
             }
+            clock = now;
             let material = combine(&x.material, &y.material);
             let closest = found
                 .iter()
@@ -522,21 +570,18 @@ impl<T: Real> World<T> {
                 .map(|p| p.distance)
                 .fold(T::infinity(), |m, d| m.min(d));
             let touching = closest <= self.config.contact_tolerance;
-            let handle = |i: u32| BodyHandle { index: i, generation: self.slots[i as usize].generation };
+            let (ha, hb) = (self.handle(a), self.handle(b));
             match (state.touching, touching) {
-                (false, true) => self.events.push(ContactEvent::from_manifolds(
-                    ContactEventKind::Started,
-                    handle(a),
-                    handle(b),
-                    &found,
-                )),
+                (false, true) => {
+                    self.events.push(ContactEvent::from_manifolds(ContactEventKind::Started, ha, hb, &found))
+                }
                 (true, true) => self.events.push(ContactEvent::from_manifolds(
                     ContactEventKind::Persisting,
-                    handle(a),
-                    handle(b),
+                    ha,
+                    hb,
                     &found,
                 )),
-                (true, false) => self.events.push(ContactEvent::stopped(handle(a), handle(b))),
+                (true, false) => self.events.push(ContactEvent::stopped(ha, hb)),
                 (false, false) => {}
             }
             for m in &found {
@@ -556,17 +601,24 @@ impl<T: Real> World<T> {
             state.touching = touching;
             state.manifolds.clear();
             state.manifolds.extend_from_slice(&found);
-            next.insert((a, b), state);
+            next.push(state);
         }
-        // Pairs the broad phase no longer reports (or that were filtered out) stop touching.
-        for ((a, b), state) in std::mem::take(&mut self.pairs) {
-            if state.touching {
-                let handle = |i: u32| BodyHandle { index: i, generation: self.slots[i as usize].generation };
-                self.events.push(ContactEvent::stopped(handle(a), handle(b)));
-            }
+        // Pairs the broad phase no longer reports stop touching.
+        for state in previous {
+            self.end_pair(state);
         }
         self.pairs = next;
+        self.pair_buffer = broad_pairs;
         Ok(solver_input)
+    }
+
+    /// A pair that is no longer tested: a Stopped event if it was touching.
+    fn end_pair(&mut self, state: PairState<T>) {
+        if state.touching {
+            let (a, b) = state.key;
+            let (ha, hb) = (self.handle(a), self.handle(b));
+            self.events.push(ContactEvent::stopped(ha, hb));
+        }
     }
 }
 
@@ -575,4 +627,4 @@ fn combine<T: Real>(a: &Material<T>, b: &Material<T>) -> Material<T> {
     Material::new(a.restitution().max(b.restitution()), (a.friction() * b.friction()).sqrt()).unwrap_or(*a)
 }
 
-mod ccd;
+pub(crate) mod ccd;

@@ -1,18 +1,21 @@
-//! Scene queries on a world: rays (closest hit, all hits), bodies overlapping a box, bodies
-//! containing a point. They take `&self`, so several threads can query one world at once;
-//! each query keeps its own small traversal workspace.
+//! Scene queries on a world: rays (closest hit, all hits), shape casts, bodies overlapping a
+//! box or a ball, bodies containing a point, the closest body to a point. They take `&self`,
+//! so several threads can query one world at once; each query keeps its own small traversal
+//! workspace.
 
+use cd_ccd::Toi;
 use cd_geom::{
-    ray_ball, ray_capsule, ray_cone, ray_convex_polyhedron, ray_cylinder, ray_obb, ray_plane, Aabb, Obb,
-    Point, Ray, Real, SupportMap, Vector,
+    ray_ball, ray_capsule, ray_cone, ray_convex_polyhedron, ray_cylinder, ray_obb, ray_plane, Aabb, Ball,
+    Obb, Point, Ray, Real, SupportMap, Vector,
 };
 use cd_mid::QueryWorkspace;
-use cd_narrow::{intersects, PairCache, Shape};
+use cd_narrow::{distance, intersects, PairCache, Shape};
 use nalgebra::Isometry3;
 
 use crate::world::body::{BodyHandle, CollisionGroups};
-use crate::world::shape::{world_triangle, Placed};
-use crate::world::World;
+use crate::world::ccd::first_impact;
+use crate::world::shape::{world_triangle, ColliderShape, Placed};
+use crate::world::{World, WorldError};
 
 /// A ray's hit on a body.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,10 +101,6 @@ fn overlaps<T: Real>(
 }
 
 impl<T: Real> World<T> {
-    fn handle(&self, index: u32) -> BodyHandle {
-        BodyHandle { index, generation: self.slots[index as usize].generation }
-    }
-
     /// Every body the ray hits within its length, nearest first (ties by slot), among bodies
     /// whose groups interact with `groups`.
     pub fn cast_ray_all(&self, ray: &Ray<T, 3>, groups: &CollisionGroups) -> Vec<RayCastHit<T>> {
@@ -190,5 +189,155 @@ impl<T: Real> World<T> {
             })
             .map(|i| self.handle(i))
             .collect()
+    }
+}
+
+/// A shape cast's first impact on a body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastHit<T: Real> {
+    /// The body hit.
+    pub body: BodyHandle,
+    /// The time of impact and the contact (A = the cast shape, B = the body), in world space.
+    pub toi: Toi<T, 3>,
+}
+
+/// The closest body to a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClosestBody<T: Real> {
+    /// The body.
+    pub body: BodyHandle,
+    /// The closest point on its surface (the query point itself when inside a solid).
+    pub point: Point<T, 3>,
+    /// The distance (0 inside a solid).
+    pub distance: T,
+}
+
+/// The distance from `p` to a placed shape and the closest point on it.
+fn closest_on<T: Real>(
+    placed: &Placed<T>,
+    p: &Point<T, 3>,
+    limit: T,
+    ws: &mut QueryWorkspace<T>,
+) -> Option<(T, Point<T, 3>)> {
+    match placed {
+        Placed::Compound(parts) => parts
+            .iter()
+            .filter_map(|part| closest_on(part, p, limit, ws))
+            .min_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(core::cmp::Ordering::Equal)),
+        Placed::Mesh(mesh, pose) => {
+            let local = pose.inverse_transform_point(p);
+            let hit = mesh.closest_point(&local, limit, ws)?;
+            Some((hit.distance, pose * hit.point_a))
+        }
+        Placed::HalfSpace(plane) => {
+            let d = plane.signed_distance(p);
+            Some(if d <= T::zero() { (T::zero(), *p) } else { (d, plane.project(p)) })
+        }
+        other => {
+            let shape = other.narrow()?;
+            let probe: &dyn SupportMap<T, 3> = p;
+            let c = distance(Shape::Convex(probe, T::zero()), shape, &mut PairCache::default()).ok()?;
+            Some(if c.distance <= T::zero() { (T::zero(), *p) } else { (c.distance, c.point_b) })
+        }
+    }
+}
+
+impl<T: Real> World<T> {
+    /// Bodies whose shape meets the ball of `radius` around `center` (touching counts), in
+    /// slot order.
+    pub fn bodies_in_ball(&self, center: &Point<T, 3>, radius: T) -> Vec<BodyHandle> {
+        let (Ok(ball), Ok(region)) =
+            (Ball::new(*center, radius), Aabb::from_center_half_extents(*center, Vector::repeat(radius)))
+        else {
+            return Vec::new();
+        };
+        let mut candidates = Vec::new();
+        self.broad.query_aabb(&region, &mut candidates);
+        candidates.sort_unstable();
+        let mut ws = QueryWorkspace::new();
+        candidates
+            .into_iter()
+            .filter(|&i| {
+                self.slots[i as usize]
+                    .body
+                    .as_ref()
+                    .is_some_and(|b| overlaps(&b.placed, Shape::Ball(&ball), &region, &mut ws))
+            })
+            .map(|i| self.handle(i))
+            .collect()
+    }
+
+    /// The body closest to `point` within `max_distance` (ties: the smaller slot), among
+    /// bodies whose groups interact with `groups`.
+    pub fn closest_body(
+        &self,
+        point: &Point<T, 3>,
+        max_distance: T,
+        groups: &CollisionGroups,
+    ) -> Option<ClosestBody<T>> {
+        let region = Aabb::from_center_half_extents(*point, Vector::repeat(max_distance)).ok()?;
+        let mut candidates = Vec::new();
+        self.broad.query_aabb(&region, &mut candidates);
+        candidates.sort_unstable();
+        let mut ws = QueryWorkspace::new();
+        let mut best: Option<ClosestBody<T>> = None;
+        for index in candidates {
+            let Some(body) = self.slots[index as usize].body.as_ref() else { continue };
+            if !body.groups.interacts_with(groups) {
+                continue;
+            }
+            let limit = best.map_or(max_distance, |b| b.distance);
+            if let Some((d, p)) = closest_on(&body.placed, point, limit, &mut ws) {
+                if d <= limit && best.is_none_or(|b| d < b.distance) {
+                    best = Some(ClosestBody { body: self.handle(index), point: p, distance: d });
+                }
+            }
+        }
+        best
+    }
+
+    /// Casts `shape` (placed by `pose`) along `velocity` for `max_time` through the world
+    /// frozen at its current poses: the first body it would touch, with the time and contact
+    /// (ties: the smaller slot). Bodies the shape
+    /// already touches at time 0 are not reported (use [`World::bodies_in_aabb`] or the
+    /// contacts for those). Errors: an invalid shape, pose, velocity or time.
+    pub fn cast_shape(
+        &self,
+        shape: &ColliderShape<T>,
+        pose: &Isometry3<T>,
+        velocity: &Vector<T, 3>,
+        max_time: T,
+        groups: &CollisionGroups,
+    ) -> Result<Option<ShapeCastHit<T>>, WorldError> {
+        shape.validate()?;
+        if !shape.is_solid() {
+            return Err(WorldError::NoVolume { shape: shape.name() });
+        }
+        cd_geom::validate::vector(velocity)?;
+        if !(max_time >= T::zero() && max_time.is_finite()) {
+            return Err(WorldError::InvalidTimeStep);
+        }
+        let placed = shape.place(pose)?;
+        let swept = cd_ccd::swept_aabb_linear(&placed.aabb(), velocity, max_time)?;
+        let mut candidates = Vec::new();
+        self.broad.query_aabb(&swept, &mut candidates);
+        candidates.sort_unstable();
+        let mut ws = QueryWorkspace::new();
+        let mut best: Option<ShapeCastHit<T>> = None;
+        for index in candidates {
+            let Some(body) = self.slots[index as usize].body.as_ref() else { continue };
+            if !body.groups.interacts_with(groups) {
+                continue;
+            }
+            // A scene query sees the world frozen at its current poses.
+            if let Some(toi) =
+                first_impact(&placed, velocity, &body.placed, &Vector::zeros(), max_time, &mut ws)
+            {
+                if best.is_none_or(|b| toi.time < b.toi.time) {
+                    best = Some(ShapeCastHit { body: self.handle(index), toi });
+                }
+            }
+        }
+        Ok(best)
     }
 }
