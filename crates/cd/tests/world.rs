@@ -523,3 +523,35 @@ fn ball_region_closest_body_and_shape_cast_agree_with_brute_force() {
     }
     assert!(hits > 20, "{hits}");
 }
+
+#[test]
+fn impulses_change_dynamic_bodies_only() {
+    let mut world = World::<f64>::default();
+    let ball = world.add(BodyDesc::dynamic(ColliderShape::ball(0.5)).with_density(2.0)).unwrap();
+    let wall = world
+        .add(
+            BodyDesc::fixed(ColliderShape::cuboid(1.0, 1.0, 1.0))
+                .with_pose(Isometry3::translation(5.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let mass = world.body(ball).unwrap().rigid_body().mass.mass();
+    assert!((mass - 2.0 * 4.0 / 3.0 * std::f64::consts::PI * 0.125).abs() < 1e-12);
+    // Through the centre: pure translation.
+    world.apply_impulse(ball, &Vector3::new(mass * 3.0, 0.0, 0.0), &Point3::origin()).unwrap();
+    assert!((world.body(ball).unwrap().linear_velocity() - Vector3::new(3.0, 0.0, 0.0)).norm() < 1e-12);
+    assert_eq!(*world.body(ball).unwrap().angular_velocity(), Vector3::zeros());
+    // Off centre: spin too.
+    world.apply_impulse(ball, &Vector3::new(0.0, 0.0, 1.0), &Point3::new(0.5, 0.0, 0.0)).unwrap();
+    assert!(world.body(ball).unwrap().angular_velocity().y < 0.0);
+    world.apply_impulse(wall, &Vector3::new(100.0, 0.0, 0.0), &Point3::origin()).unwrap();
+    assert_eq!(*world.body(wall).unwrap().linear_velocity(), Vector3::zeros());
+    assert!(matches!(
+        world.apply_impulse(ball, &Vector3::new(f64::NAN, 0.0, 0.0), &Point3::origin()),
+        Err(WorldError::Geom(_))
+    ));
+    world.remove(wall).unwrap();
+    assert_eq!(
+        world.apply_impulse(wall, &Vector3::zeros(), &Point3::origin()).err(),
+        Some(WorldError::InvalidHandle)
+    );
+}

@@ -401,6 +401,25 @@ impl<T: Real> World<T> {
         Ok(())
     }
 
+    /// Applies an impulse `impulse` at the world point `point` to a dynamic body (ignored for
+    /// static and kinematic bodies): forces from user code (a vehicle's suspension, an
+    /// explosion) enter the world this way, as `force · dt`.
+    pub fn apply_impulse(
+        &mut self,
+        handle: BodyHandle,
+        impulse: &Vector3<T>,
+        point: &nalgebra::Point3<T>,
+    ) -> Result<(), WorldError> {
+        self.check(handle)?;
+        cd_geom::validate::vector(impulse)?;
+        cd_geom::validate::point(point)?;
+        let body = self.slots[handle.index as usize].body.as_mut().expect("checked");
+        if body.kind == BodyKind::Dynamic {
+            body.rigid.apply_impulse(impulse, point);
+        }
+        Ok(())
+    }
+
     /// The contact events of the last step (and of removals since).
     pub fn events(&self) -> &[ContactEvent<T>] {
         &self.events
