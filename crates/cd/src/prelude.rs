@@ -2,7 +2,7 @@
 
 pub use crate::world::{
     Body, BodyDesc, BodyHandle, BodyKind, ColliderShape, CollisionGroups, ContactEvent, ContactEventKind,
-    RayCastHit, StepStats, World, WorldConfig, WorldError,
+    RayCastHit, StepBudget, StepStats, World, WorldConfig, WorldError,
 };
 pub use cd_broad::{
     BroadPhase, BruteForce, DynamicAabbTree, HierarchicalGrid, IncrementalSap, SortAndSweep, SpatialHash,

@@ -555,3 +555,42 @@ fn impulses_change_dynamic_bodies_only() {
         Some(WorldError::InvalidHandle)
     );
 }
+
+#[test]
+fn a_time_critical_step_stays_within_its_budget_and_degrades_gracefully() {
+    // Unlimited: the same run as plain steps, bit for bit.
+    let mut plain = World::<f64>::default();
+    let mut budgeted = World::<f64>::default();
+    scene(&mut plain, 20);
+    scene(&mut budgeted, 20);
+    for _ in 0..60 {
+        plain.step(1.0 / 60.0).unwrap();
+        budgeted.step_within(1.0 / 60.0, StepBudget { max_narrow_tests: usize::MAX }).unwrap();
+        assert_eq!(budgeted.stats().skipped_pairs, 0);
+    }
+    assert_eq!(fingerprint(&plain), fingerprint(&budgeted));
+    // Tight: half the tests the scene needs. Pairs are skipped, every pair still gets its turn,
+    // and nothing falls through the bowl (skipped pairs keep their contacts).
+    let mut world = World::<f64>::default();
+    scene(&mut world, 24);
+    let mut probe = World::<f64>::default();
+    scene(&mut probe, 24);
+    let needed = (0..60).map(|_| probe.step(1.0 / 60.0).unwrap().work.narrow_tests).max().unwrap();
+    let budget = StepBudget { max_narrow_tests: needed / 2 };
+    let (mut skipped, mut largest) = (0, 0);
+    for _ in 0..240 {
+        let stats = world.step_within(1.0 / 60.0, budget).unwrap();
+        skipped += stats.skipped_pairs;
+        largest = largest.max(stats.work.narrow_tests);
+        // Events stay in pair order.
+        let keys: Vec<_> = world.events().iter().map(|e| (e.a.index(), e.b.index())).collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]));
+    }
+    println!("needed {needed} tests, budget {}, skipped {skipped} pair-steps", needed / 2);
+    assert!(skipped > 100, "the budget never bit: {skipped}");
+    // Once spent, no new pair starts: the overshoot is at most one mesh pair's triangles.
+    assert!(largest < needed / 2 + 64, "{largest} tests");
+    for (_, body) in world.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic) {
+        assert!(body.pose().translation.y > -0.5, "a body fell through: {:?}", body.pose().translation);
+    }
+}

@@ -37,6 +37,7 @@ use nalgebra::{Isometry3, Vector3};
 
 pub use body::{Body, BodyDesc, BodyHandle, BodyKind, CollisionGroups};
 pub use contacts::PairWork;
+
 pub use events::{ContactEvent, ContactEventKind};
 pub use query::{ClosestBody, RayCastHit, ShapeCastHit};
 pub use shape::{ColliderShape, MeshShape};
@@ -129,6 +130,13 @@ impl<T: Real> Default for WorldConfig<T> {
     }
 }
 
+/// The work limit of a time-critical step ([`World::step_within`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepBudget {
+    /// Narrow-phase tests allowed (convex pairs count one, mesh pairs one per triangle tested).
+    pub max_narrow_tests: usize,
+}
+
 /// What the last step did and how long each stage took.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepStats<T: Real> {
@@ -156,6 +164,8 @@ pub struct StepStats<T: Real> {
     pub contact_points: usize,
     /// CCD bodies whose motion stopped at an impact.
     pub ccd_impacts: usize,
+    /// Pairs a time-critical step left with their previous contacts.
+    pub skipped_pairs: usize,
     /// The solver's report.
     pub solver: SolveReport<T>,
 }
@@ -167,11 +177,19 @@ struct PairState<T: Real> {
     cache: PairCache<T>,
     manifolds: Vec<Manifold<T, 3>>,
     touching: bool,
+    /// Time-critical steps since the pair was last tested.
+    stale: u32,
 }
 
 impl<T: Real> PairState<T> {
     fn new(key: (u32, u32)) -> Self {
-        Self { key, cache: PairCache::default(), manifolds: Vec::new(), touching: false }
+        Self { key, cache: PairCache::default(), manifolds: Vec::new(), touching: false, stale: 0 }
+    }
+
+    /// Scheduling priority under a budget: the longest-untested pairs first, touching pairs
+    /// counting as two steps staler (they hold things up), ties in pair order.
+    fn urgency(&self) -> u32 {
+        self.stale.saturating_add(if self.touching { 2 } else { 0 })
     }
 }
 
@@ -443,6 +461,23 @@ impl<T: Real> World<T> {
     /// an invalid `dt`; a narrow-phase or solver error mid-step is reported after velocities
     /// have been integrated (never expected with validated bodies).
     pub fn step(&mut self, dt: T) -> Result<&StepStats<T>, WorldError> {
+        self.step_inner(dt, None)
+    }
+
+    /// A time-critical step: no pair is started once `budget.max_narrow_tests` narrow-phase
+    /// tests have run (a mesh pair counts one per triangle it tests, and finishes once started).
+    /// Pairs left untested longest are served first (touching ones with priority), so every
+    /// pair gets its turn; pairs left over when the budget is spent keep their previous
+    /// contacts, which the solver uses again — the step degrades to slightly stale contacts
+    /// instead of running long. A pair with no contact yet that is skipped while two bodies
+    /// close in fast can let them pass through thin geometry: give fast bodies CCD, or a
+    /// budget that serves every pair every few steps. [`StepStats::skipped_pairs`] reports how many were left over. With an unlimited
+    /// budget it is the same as [`World::step`].
+    pub fn step_within(&mut self, dt: T, budget: StepBudget) -> Result<&StepStats<T>, WorldError> {
+        self.step_inner(dt, Some(budget))
+    }
+
+    fn step_inner(&mut self, dt: T, budget: Option<StepBudget>) -> Result<&StepStats<T>, WorldError> {
         if !(dt > T::zero() && dt.is_finite()) {
             return Err(WorldError::InvalidTimeStep);
         }
@@ -455,7 +490,7 @@ impl<T: Real> World<T> {
             }
         }
 
-        let manifolds = self.detect(dt, &mut stats)?;
+        let manifolds = self.detect(dt, &mut stats, budget.map(|b| b.max_narrow_tests))?;
 
         let start = Instant::now();
         self.rigid.clear();
@@ -497,18 +532,23 @@ impl<T: Real> World<T> {
     pub fn detect_contacts(&mut self) -> Result<&StepStats<T>, WorldError> {
         self.events.clear();
         let mut stats = StepStats { bodies: self.len(), ..StepStats::default() };
-        self.detect(T::zero(), &mut stats)?;
+        self.detect(T::zero(), &mut stats, None)?;
         self.stats = stats;
         Ok(&self.stats)
     }
 
     /// Broad, mid and narrow phases; `sweep` is the time over which CCD bodies' boxes are swept.
-    fn detect(&mut self, sweep: T, stats: &mut StepStats<T>) -> Result<Vec<ContactManifold<T>>, WorldError> {
+    fn detect(
+        &mut self,
+        sweep: T,
+        stats: &mut StepStats<T>,
+        budget: Option<usize>,
+    ) -> Result<Vec<ContactManifold<T>>, WorldError> {
         let start = Instant::now();
         self.update_broad_phase(sweep)?;
         stats.broad_pairs = self.broad.pairs().len();
         stats.broad_time = start.elapsed();
-        self.find_contacts(stats)
+        self.find_contacts(stats, budget)
     }
 
     fn update_broad_phase(&mut self, dt: T) -> Result<(), WorldError> {
@@ -536,21 +576,27 @@ impl<T: Real> World<T> {
     ///
     /// The pair states are a vector sorted by pair, like the broad phase's pairs, so this is a
     /// merge of two sorted lists: states of pairs that are still reported are carried over,
-    /// the others end (a Stopped event if they touched). Events come out in pair order.
-    fn find_contacts(&mut self, stats: &mut StepStats<T>) -> Result<Vec<ContactManifold<T>>, WorldError> {
+    /// the others end (a Stopped event if they touched). With a `budget` of narrow-phase tests,
+    /// the pairs left untested longest go first (touching ones count as two steps staler), so
+    /// every pair is served in turn; once the budget is spent the remaining pairs keep their
+    /// previous manifolds (counted in [`StepStats::skipped_pairs`]). Events come out in pair
+    /// order.
+    fn find_contacts(
+        &mut self,
+        stats: &mut StepStats<T>,
+        budget: Option<usize>,
+    ) -> Result<Vec<ContactManifold<T>>, WorldError> {
         let mut broad_pairs = std::mem::take(&mut self.pair_buffer);
         broad_pairs.clear();
         broad_pairs.extend_from_slice(self.broad.pairs());
+        let first_event = self.events.len();
         let mut previous = std::mem::take(&mut self.pairs).into_iter().peekable();
         let mut next = Vec::with_capacity(broad_pairs.len());
-        let mut solver_input = Vec::new();
-        let mut found = Vec::new();
-        let mut clock = Instant::now();
         for &(a, b) in &broad_pairs {
             while let Some(state) = previous.next_if(|s| s.key < (a, b)) {
                 self.end_pair(state);
             }
-            let mut state = previous.next_if(|s| s.key == (a, b)).unwrap_or_else(|| PairState::new((a, b)));
+            let state = previous.next_if(|s| s.key == (a, b)).unwrap_or_else(|| PairState::new((a, b)));
             let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
                 continue;
             };
@@ -560,7 +606,38 @@ impl<T: Real> World<T> {
                 self.end_pair(state);
                 continue;
             }
+            next.push(state);
+        }
+        // Pairs the broad phase no longer reports stop touching.
+        for state in previous {
+            self.end_pair(state);
+        }
+        self.pair_buffer = broad_pairs;
+
+        let mut order: Vec<usize> = (0..next.len()).collect();
+        if budget.is_some() {
+            order.sort_by_key(|&i| core::cmp::Reverse(next[i].urgency())); // stable: ties in pair order
+        }
+        let mut found = Vec::new();
+        let mut clock = Instant::now();
+        for i in order {
+            let state = &mut next[i];
+            let (a, b) = state.key;
+            let (ha, hb) = (self.handle(a), self.handle(b));
+            if budget.is_some_and(|limit| stats.work.narrow_tests >= limit) {
+                stats.skipped_pairs += 1;
+                state.stale = state.stale.saturating_add(1);
+                if state.touching {
+                    let kind = ContactEventKind::Persisting;
+                    self.events.push(ContactEvent::from_manifolds(kind, ha, hb, &state.manifolds));
+                }
+                continue;
+            }
+            let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
+                continue;
+            };
             stats.tested_pairs += 1;
+            state.stale = 0;
             found.clear();
             pair_manifolds(
                 &x.placed,
@@ -582,14 +659,12 @@ impl<T: Real> World<T> {
                 stats.narrow_time += now - clock;
             }
             clock = now;
-            let material = combine(&x.material, &y.material);
             let closest = found
                 .iter()
                 .flat_map(|m| m.points())
                 .map(|p| p.distance)
                 .fold(T::infinity(), |m, d| m.min(d));
             let touching = closest <= self.config.contact_tolerance;
-            let (ha, hb) = (self.handle(a), self.handle(b));
             match (state.touching, touching) {
                 (false, true) => {
                     self.events.push(ContactEvent::from_manifolds(ContactEventKind::Started, ha, hb, &found))
@@ -603,7 +678,22 @@ impl<T: Real> World<T> {
                 (true, false) => self.events.push(ContactEvent::stopped(ha, hb)),
                 (false, false) => {}
             }
-            for m in &found {
+            state.touching = touching;
+            state.manifolds.clear();
+            state.manifolds.extend_from_slice(&found);
+        }
+        // Ended pairs were reported during the merge, the others as they were processed.
+        self.events[first_event..].sort_by_key(|e| (e.a.index, e.b.index));
+
+        // The solver's input in pair order, whatever order the pairs were processed in.
+        let mut solver_input = Vec::new();
+        for state in &next {
+            let (a, b) = state.key;
+            let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
+                continue;
+            };
+            let material = combine(&x.material, &y.material);
+            for m in &state.manifolds {
                 let mut cm = ContactManifold::new(a as usize, b as usize, m.normal, material);
                 for p in m.points() {
                     cm.push(ContactPoint {
@@ -616,18 +706,9 @@ impl<T: Real> World<T> {
                 stats.contact_points += m.len();
                 solver_input.push(cm);
             }
-            stats.manifolds += found.len();
-            state.touching = touching;
-            state.manifolds.clear();
-            state.manifolds.extend_from_slice(&found);
-            next.push(state);
-        }
-        // Pairs the broad phase no longer reports stop touching.
-        for state in previous {
-            self.end_pair(state);
+            stats.manifolds += state.manifolds.len();
         }
         self.pairs = next;
-        self.pair_buffer = broad_pairs;
         Ok(solver_input)
     }
 
