@@ -6,8 +6,9 @@
 //! starting matches the same contact on the same triangle from step to step.
 
 use cd_geom::{aabb_aabb, Aabb, Real};
+use cd_geom::{Contact, ContactStatus, Triangle};
 use cd_mid::QueryWorkspace;
-use cd_narrow::{manifold, Manifold, NarrowError, PairCache, Shape};
+use cd_narrow::{fix_internal_edge, manifold, Manifold, NarrowError, PairCache, Shape, TriangleNeighbors};
 use nalgebra::Vector3;
 
 use crate::world::shape::{world_triangle, Placed};
@@ -43,6 +44,7 @@ fn salted(id: u32, salt: u32) -> u32 {
 /// work counters and the output.
 struct PairRun<'s, T: Real> {
     prediction: T,
+    smooth_edges: bool,
     scratch: &'s mut PairScratch<T>,
     work: &'s mut PairWork,
     out: &'s mut Vec<Manifold<T, 3>>,
@@ -51,16 +53,18 @@ struct PairRun<'s, T: Real> {
 /// Appends the manifolds of `a` and `b` (normals from A to B) to `out`. Pairs with nothing to
 /// test (two meshes, two half-spaces, a mesh and a half-space: only static geometry has them)
 /// produce none.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn pair_manifolds<T: Real>(
     a: &Placed<T>,
     b: &Placed<T>,
     prediction: T,
+    smooth_edges: bool,
     cache: &mut PairCache<T>,
     scratch: &mut PairScratch<T>,
     work: &mut PairWork,
     out: &mut Vec<Manifold<T, 3>>,
 ) -> Result<(), NarrowError> {
-    PairRun { prediction, scratch, work, out }.sub_pair(a, b, cache, 0)
+    PairRun { prediction, smooth_edges, scratch, work, out }.sub_pair(a, b, cache, 0)
 }
 
 impl<T: Real> PairRun<'_, T> {
@@ -98,7 +102,18 @@ impl<T: Real> PairRun<'_, T> {
                 for t in mesh.triangles_in_aabb(&local, &mut self.scratch.ws) {
                     self.work.mid_candidates += 1;
                     let Some(world_tri) = world_triangle(mesh, pose, t) else { continue };
+                    let before = self.out.len();
                     self.narrow(Shape::Triangle(&world_tri), convex, &mut PairCache::default(), salt ^ t)?;
+                    if self.smooth_edges && self.out.len() > before {
+                        let neighbors =
+                            mesh.neighbors(t).normals.map(|n| n.map(|n| pose.rotation.transform_vector(&n)));
+                        let last = self.out.len() - 1;
+                        smooth_edge(
+                            &mut self.out[last],
+                            &world_tri,
+                            &TriangleNeighbors { normals: neighbors },
+                        );
+                    }
                 }
                 Ok(())
             }
@@ -147,6 +162,33 @@ impl<T: Real> PairRun<'_, T> {
         self.out.push(m);
         Ok(())
     }
+}
+
+/// A triangle's manifold (A = the triangle) whose deepest contact leans across an interior
+/// edge gets the triangle's face normal instead ([`fix_internal_edge`]), every point's distance
+/// re-measured along it: a body sliding over the shared edge of two flat triangles is not
+/// bumped by it.
+fn smooth_edge<T: Real>(m: &mut Manifold<T, 3>, triangle: &Triangle<T, 3>, neighbors: &TriangleNeighbors<T>) {
+    let Some(deepest) = m.deepest().copied() else { return };
+    // fix_internal_edge wants the triangle as B.
+    let mut contact = Contact {
+        point_a: deepest.point_b,
+        point_b: deepest.point_a,
+        normal: -m.normal,
+        distance: deepest.distance,
+        status: ContactStatus::Converged,
+    };
+    if !fix_internal_edge(&mut contact, triangle, neighbors) {
+        return;
+    }
+    let n = -contact.normal;
+    let mut fixed = Manifold::new(n);
+    for p in m.points() {
+        // Keep the point on the triangle; the shape's point moves along the new normal.
+        let distance = n.dot(&(p.point_b - p.point_a));
+        fixed.push(cd_narrow::ManifoldPoint { point_b: p.point_a + n * distance, distance, ..*p });
+    }
+    *m = fixed;
 }
 
 /// `aabb` grown by `by` on every side (the prediction margin).

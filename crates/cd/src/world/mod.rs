@@ -40,7 +40,7 @@ pub use contacts::PairWork;
 
 pub use events::{ContactEvent, ContactEventKind};
 pub use query::{ClosestBody, RayCastHit, ShapeCastHit};
-pub use shape::{ColliderShape, MeshShape};
+pub use shape::{ColliderShape, MeshCollider, MeshShape};
 
 use contacts::{grown, pair_manifolds, PairScratch};
 
@@ -117,6 +117,9 @@ pub struct WorldConfig<T: Real> {
     pub contact_tolerance: T,
     /// The contact solver's settings.
     pub solver: SolverConfig<T>,
+    /// Correct contact normals on meshes' interior edges so bodies slide across shared edges
+    /// without catching on them (default on).
+    pub smooth_internal_edges: bool,
 }
 
 impl<T: Real> Default for WorldConfig<T> {
@@ -126,6 +129,7 @@ impl<T: Real> Default for WorldConfig<T> {
             prediction: T::lit(0.02),
             contact_tolerance: T::lit(0.005),
             solver: SolverConfig::default(),
+            smooth_internal_edges: true,
         }
     }
 }
@@ -643,6 +647,7 @@ impl<T: Real> World<T> {
                 &x.placed,
                 &y.placed,
                 self.config.prediction,
+                self.config.smooth_internal_edges,
                 &mut state.cache,
                 &mut self.scratch,
                 &mut stats.work,

@@ -13,12 +13,61 @@ use cd_geom::{
     Point, Real, Transformed, Triangle,
 };
 use cd_mid::MeshBvh;
-use cd_narrow::Shape;
+use cd_narrow::{Shape, TriangleNeighbors};
 use cd_response::MassProperties;
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 /// A triangle mesh with its bounding-volume hierarchy (AABB nodes), shared between bodies.
-pub type MeshShape<T> = Arc<MeshBvh<T, Aabb<T, 3>>>;
+pub type MeshShape<T> = Arc<MeshCollider<T>>;
+
+/// A triangle mesh as a collider: its hierarchy and, for every triangle, the face normals of
+/// its neighbours across each edge (found once, when the collider is made), which contacts use
+/// to avoid "ghost collisions" on interior edges ([`cd_narrow::fix_internal_edge`]). It
+/// dereferences to the [`MeshBvh`].
+#[derive(Clone, Debug)]
+pub struct MeshCollider<T: Real> {
+    bvh: MeshBvh<T, Aabb<T, 3>>,
+    neighbors: Vec<TriangleNeighbors<T>>,
+}
+
+impl<T: Real> MeshCollider<T> {
+    /// The collider of a mesh: edges shared by exactly two triangles are interior (their
+    /// neighbour's normal is recorded, oriented like the triangle's own when the mesh is
+    /// consistently wound); edges with one triangle, or more than two, are boundaries.
+    pub fn new(bvh: MeshBvh<T, Aabb<T, 3>>) -> Self {
+        let mesh = bvh.mesh();
+        let mut edges: Vec<((u32, u32), u32, usize)> = Vec::with_capacity(mesh.len() * 3);
+        for (t, tri) in mesh.indices().iter().enumerate() {
+            for i in 0..3 {
+                let (a, b) = (tri[i], tri[(i + 1) % 3]);
+                edges.push(((a.min(b), a.max(b)), t as u32, i));
+            }
+        }
+        edges.sort_unstable();
+        let normals: Vec<Option<Vector3<T>>> =
+            (0..mesh.len()).map(|t| mesh.triangle(t).normal().ok()).collect();
+        let mut neighbors = vec![TriangleNeighbors { normals: [None; 3] }; mesh.len()];
+        for group in edges.chunk_by(|x, y| x.0 == y.0) {
+            if let [(_, t0, i0), (_, t1, i1)] = group {
+                neighbors[*t0 as usize].normals[*i0] = normals[*t1 as usize];
+                neighbors[*t1 as usize].normals[*i1] = normals[*t0 as usize];
+            }
+        }
+        Self { bvh, neighbors }
+    }
+
+    /// The neighbour normals of triangle `t` (in the mesh's frame).
+    pub fn neighbors(&self, t: u32) -> &TriangleNeighbors<T> {
+        &self.neighbors[t as usize]
+    }
+}
+
+impl<T: Real> core::ops::Deref for MeshCollider<T> {
+    type Target = MeshBvh<T, Aabb<T, 3>>;
+    fn deref(&self) -> &Self::Target {
+        &self.bvh
+    }
+}
 
 /// A body's shape in its own frame.
 #[derive(Clone, Debug)]
@@ -87,9 +136,9 @@ impl<T: Real> ColliderShape<T> {
         Self::ConvexHull(Arc::new(hull))
     }
 
-    /// A triangle mesh with its hierarchy.
+    /// A triangle mesh with its hierarchy (its edge adjacency is found here, once).
     pub fn triangle_mesh(mesh: MeshBvh<T, Aabb<T, 3>>) -> Self {
-        Self::TriangleMesh(Arc::new(mesh))
+        Self::TriangleMesh(Arc::new(MeshCollider::new(mesh)))
     }
 
     /// A compound of posed parts.
