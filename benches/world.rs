@@ -34,6 +34,11 @@ use parry3d::shape::{
 
 const PREDICTION: f32 = 0.02;
 
+/// cd's broad phase for the moving bodies (static ones live in the world's own tree).
+fn broad_phase() -> cd::world::WorldBroadPhase<f32> {
+    Box::new(UniformGrid::<f32, 3>::new())
+}
+
 /// A body of the scene, described once for both libraries.
 enum Body {
     Ball(f32),
@@ -112,8 +117,7 @@ fn scene(count: usize, frames: usize) -> Scene {
         bodies.push((body, Isometry3::from_parts(at.into(), rng.rotation()), true));
     }
     // Simulate once with cd's world and record the dynamic poses.
-    let mut world =
-        World::<f32>::new(WorldConfig::default(), Box::new(SortAndSweep::<f32, 3>::new())).unwrap();
+    let mut world = World::<f32>::new(WorldConfig::default(), broad_phase()).unwrap();
     let handles: Vec<(BodyHandle, bool)> = bodies
         .iter()
         .map(|(body, pose, dynamic)| {
@@ -163,8 +167,7 @@ struct CdRun {
 
 impl CdRun {
     fn new(scene: &Scene) -> Self {
-        let mut world =
-            World::<f32>::new(WorldConfig::default(), Box::new(SortAndSweep::<f32, 3>::new())).unwrap();
+        let mut world = World::<f32>::new(WorldConfig::default(), broad_phase()).unwrap();
         let mut dynamic = Vec::new();
         for (body, pose, is_dynamic) in &scene.bodies {
             let desc =

@@ -27,7 +27,7 @@ pub mod shape;
 
 use std::time::{Duration, Instant};
 
-use cd_broad::{BroadPhase, BroadPhaseError, SortAndSweep};
+use cd_broad::{BroadPhase, BroadPhaseError, DynamicAabbTree, SortAndSweep};
 use cd_geom::{GeomError, Real};
 use cd_narrow::{Manifold, NarrowError, PairCache};
 use cd_response::{
@@ -222,7 +222,13 @@ pub struct World<T: Real> {
     config: WorldConfig<T>,
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
+    /// Moving (dynamic and kinematic) bodies: the user's strategy.
     broad: WorldBroadPhase<T>,
+    /// Static bodies: a tree that moving bodies query. Level geometry is often huge (a floor,
+    /// a mesh bowl) and would spoil grids and sweeps built for the moving bodies' sizes.
+    statics: DynamicAabbTree<T, 3>,
+    /// Scratch for the static tree's answers.
+    static_hits: Vec<u32>,
     /// Pair states sorted by pair.
     pairs: Vec<PairState<T>>,
     /// The broad phase's pairs of the current step (kept to reuse its allocation).
@@ -257,6 +263,8 @@ impl<T: Real> World<T> {
             slots: Vec::new(),
             free: Vec::new(),
             broad,
+            statics: DynamicAabbTree::new(),
+            static_hits: Vec::new(),
             pairs: Vec::new(),
             pair_buffer: Vec::new(),
             solver,
@@ -276,7 +284,7 @@ impl<T: Real> World<T> {
     /// on the strategy: all report the same pairs.
     pub fn set_broad_phase(&mut self, mut broad: WorldBroadPhase<T>) -> Result<(), WorldError> {
         for (i, slot) in self.slots.iter().enumerate() {
-            if let Some(body) = &slot.body {
+            if let Some(body) = slot.body.as_ref().filter(|b| b.kind != BodyKind::Static) {
                 broad.insert(i as u32, body.aabb)?;
             }
         }
@@ -310,7 +318,11 @@ impl<T: Real> World<T> {
             Some(&i) => i,
             None => self.slots.len() as u32,
         };
-        self.broad.insert(index, aabb)?;
+        if desc.kind == BodyKind::Static {
+            self.statics.insert(index, aabb)?;
+        } else {
+            self.broad.insert(index, aabb)?;
+        }
         let body = Body {
             shape: desc.shape,
             kind: desc.kind,
@@ -334,7 +346,11 @@ impl<T: Real> World<T> {
     /// Removes a body and returns it. Its touching pairs are reported as stopped at once.
     pub fn remove(&mut self, handle: BodyHandle) -> Result<Body<T>, WorldError> {
         self.check(handle)?;
-        self.broad.remove(handle.index)?;
+        if self.slots[handle.index as usize].body.as_ref().is_some_and(|b| b.kind == BodyKind::Static) {
+            self.statics.remove(handle.index)?;
+        } else {
+            self.broad.remove(handle.index)?;
+        }
         let slot = &mut self.slots[handle.index as usize];
         let body = slot.body.take().expect("checked");
         slot.generation = slot.generation.wrapping_add(1);
@@ -401,7 +417,11 @@ impl<T: Real> World<T> {
         let body = self.slots[handle.index as usize].body.as_mut().expect("checked");
         let placed = body.shape.place(&pose)?;
         let aabb = grown(&placed.aabb(), prediction);
-        self.broad.update(handle.index, aabb)?;
+        if body.kind == BodyKind::Static {
+            self.statics.update(handle.index, aabb)?;
+        } else {
+            self.broad.update(handle.index, aabb)?;
+        }
         (body.rigid.pose, body.placed, body.aabb) = (pose, placed, aabb);
         Ok(())
     }
@@ -550,7 +570,7 @@ impl<T: Real> World<T> {
     ) -> Result<Vec<ContactManifold<T>>, WorldError> {
         let start = Instant::now();
         self.update_broad_phase(sweep)?;
-        stats.broad_pairs = self.broad.pairs().len();
+        stats.broad_pairs = self.pair_buffer.len();
         stats.broad_time = start.elapsed();
         self.find_contacts(stats, budget)
     }
@@ -573,7 +593,44 @@ impl<T: Real> World<T> {
             }
         }
         self.broad.find_pairs();
+        // The pairs of the step: the moving bodies' among themselves, and each moving body's
+        // static neighbours from the static tree, merged into one sorted list.
+        let mut with_statics = Vec::new();
+        for (i, slot) in self.slots.iter().enumerate() {
+            let Some(body) = slot.body.as_ref().filter(|b| b.kind != BodyKind::Static) else { continue };
+            self.static_hits.clear();
+            self.statics.query_aabb(&body.aabb, &mut self.static_hits);
+            let i = i as u32;
+            with_statics.extend(self.static_hits.iter().map(|&s| (i.min(s), i.max(s))));
+        }
+        with_statics.sort_unstable();
+        let moving = self.broad.pairs();
+        self.pair_buffer.clear();
+        self.pair_buffer.reserve(moving.len() + with_statics.len());
+        let (mut x, mut y) = (moving.iter().peekable(), with_statics.into_iter().peekable());
+        loop {
+            let next = match (x.peek(), y.peek()) {
+                (Some(&&p), Some(&q)) if p <= q => x.next().copied(),
+                (Some(_), Some(_)) => y.next(),
+                (Some(_), None) => x.next().copied(),
+                (None, Some(_)) => y.next(),
+                (None, None) => break,
+            };
+            self.pair_buffer.extend(next);
+        }
         Ok(())
+    }
+
+    /// Ids of every body whose broad-phase box overlaps `aabb`, moving and static.
+    pub(crate) fn candidates_in(&self, aabb: &cd_geom::Aabb<T, 3>, out: &mut Vec<u32>) {
+        self.broad.query_aabb(aabb, out);
+        self.statics.query_aabb(aabb, out);
+    }
+
+    /// Bodies whose broad-phase box the ray enters, with the entry parameter.
+    pub(crate) fn candidates_on(&self, ray: &cd_geom::Ray<T, 3>, out: &mut Vec<(u32, T)>) {
+        self.broad.query_ray(ray, out);
+        self.statics.query_ray(ray, out);
     }
 
     /// Mid and narrow phases over the broad phase's pairs; contact events; the solver's input.
@@ -590,9 +647,7 @@ impl<T: Real> World<T> {
         stats: &mut StepStats<T>,
         budget: Option<usize>,
     ) -> Result<Vec<ContactManifold<T>>, WorldError> {
-        let mut broad_pairs = std::mem::take(&mut self.pair_buffer);
-        broad_pairs.clear();
-        broad_pairs.extend_from_slice(self.broad.pairs());
+        let broad_pairs = std::mem::take(&mut self.pair_buffer);
         let first_event = self.events.len();
         let mut previous = std::mem::take(&mut self.pairs).into_iter().peekable();
         let mut next = Vec::with_capacity(broad_pairs.len());

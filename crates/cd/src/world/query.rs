@@ -105,7 +105,7 @@ impl<T: Real> World<T> {
     /// whose groups interact with `groups`.
     pub fn cast_ray_all(&self, ray: &Ray<T, 3>, groups: &CollisionGroups) -> Vec<RayCastHit<T>> {
         let mut candidates = Vec::new();
-        self.broad.query_ray(ray, &mut candidates);
+        self.candidates_on(ray, &mut candidates);
         let mut ws = QueryWorkspace::new();
         let mut hits: Vec<RayCastHit<T>> = candidates
             .into_iter()
@@ -128,7 +128,7 @@ impl<T: Real> World<T> {
     /// phase nearest box first, and stop once a box is entered beyond the best hit.
     pub fn cast_ray(&self, ray: &Ray<T, 3>, groups: &CollisionGroups) -> Option<RayCastHit<T>> {
         let mut candidates = Vec::new();
-        self.broad.query_ray(ray, &mut candidates);
+        self.candidates_on(ray, &mut candidates);
         candidates
             .sort_by(|x, y| x.1.partial_cmp(&y.1).unwrap_or(core::cmp::Ordering::Equal).then(x.0.cmp(&y.0)));
         let mut ws = QueryWorkspace::new();
@@ -154,7 +154,7 @@ impl<T: Real> World<T> {
     /// Bodies whose shape overlaps the box `region` (touching counts), in slot order.
     pub fn bodies_in_aabb(&self, region: &Aabb<T, 3>) -> Vec<BodyHandle> {
         let mut candidates = Vec::new();
-        self.broad.query_aabb(region, &mut candidates);
+        self.candidates_in(region, &mut candidates);
         candidates.sort_unstable();
         let probe = Obb::from_aabb(region);
         let mut ws = QueryWorkspace::new();
@@ -175,7 +175,7 @@ impl<T: Real> World<T> {
     pub fn bodies_containing(&self, point: &Point<T, 3>) -> Vec<BodyHandle> {
         let Ok(region) = Aabb::new(*point, *point) else { return Vec::new() };
         let mut candidates = Vec::new();
-        self.broad.query_aabb(&region, &mut candidates);
+        self.candidates_in(&region, &mut candidates);
         candidates.sort_unstable();
         let probe: &dyn SupportMap<T, 3> = point;
         let mut ws = QueryWorkspace::new();
@@ -252,7 +252,7 @@ impl<T: Real> World<T> {
             return Vec::new();
         };
         let mut candidates = Vec::new();
-        self.broad.query_aabb(&region, &mut candidates);
+        self.candidates_in(&region, &mut candidates);
         candidates.sort_unstable();
         let mut ws = QueryWorkspace::new();
         candidates
@@ -277,7 +277,7 @@ impl<T: Real> World<T> {
     ) -> Option<ClosestBody<T>> {
         let region = Aabb::from_center_half_extents(*point, Vector::repeat(max_distance)).ok()?;
         let mut candidates = Vec::new();
-        self.broad.query_aabb(&region, &mut candidates);
+        self.candidates_in(&region, &mut candidates);
         candidates.sort_unstable();
         let mut ws = QueryWorkspace::new();
         let mut best: Option<ClosestBody<T>> = None;
@@ -320,7 +320,7 @@ impl<T: Real> World<T> {
         let placed = shape.place(pose)?;
         let swept = cd_ccd::swept_aabb_linear(&placed.aabb(), velocity, max_time)?;
         let mut candidates = Vec::new();
-        self.broad.query_aabb(&swept, &mut candidates);
+        self.candidates_in(&swept, &mut candidates);
         candidates.sort_unstable();
         let mut ws = QueryWorkspace::new();
         let mut best: Option<ShapeCastHit<T>> = None;
