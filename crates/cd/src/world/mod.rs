@@ -7,7 +7,8 @@
 //! 2. every body's shape is placed at its pose and its box (grown by the prediction distance,
 //!    and swept over the step for CCD bodies) is given to the broad phase;
 //! 3. the broad phase (any [`BroadPhase`], swappable with [`World::set_broad_phase`]) lists the
-//!    overlapping boxes; pairs whose collision groups exclude each other, and pairs of two
+//!    overlapping boxes of moving bodies, and a tree of the static bodies gives each moving
+//!    body's static neighbours; pairs whose collision groups exclude each other, and pairs of two
 //!    non-dynamic bodies, are dropped;
 //! 4. each remaining pair's manifolds come from [`contacts`]: meshes through their hierarchy,
 //!    compounds part by part, convex pairs from cd-narrow's dispatcher;
@@ -280,8 +281,9 @@ impl<T: Real> World<T> {
         &self.config
     }
 
-    /// Replaces the broad phase (every body is handed to the new one). Results do not depend
-    /// on the strategy: all report the same pairs.
+    /// Replaces the broad phase of the moving bodies (each is handed to the new one; static
+    /// bodies stay in the world's own tree). Results do not depend on the strategy: all report
+    /// the same pairs.
     pub fn set_broad_phase(&mut self, mut broad: WorldBroadPhase<T>) -> Result<(), WorldError> {
         for (i, slot) in self.slots.iter().enumerate() {
             if let Some(body) = slot.body.as_ref().filter(|b| b.kind != BodyKind::Static) {
