@@ -323,15 +323,27 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
 
     /// Triangles meeting the box `region`, sorted.
     pub fn triangles_in_aabb(&self, region: &Aabb<T, 3>, ws: &mut QueryWorkspace<T>) -> Vec<u32> {
-        let (nodes, order) = self.tree();
         let mut out = Vec::new();
+        self.triangles_in_aabb_into(region, ws, &mut out);
+        out
+    }
+
+    /// [`triangles_in_aabb`](Self::triangles_in_aabb) into a caller's buffer (cleared first),
+    /// so a query per frame allocates nothing once the buffer has grown.
+    pub fn triangles_in_aabb_into(
+        &self,
+        region: &Aabb<T, 3>,
+        ws: &mut QueryWorkspace<T>,
+        out: &mut Vec<u32>,
+    ) {
+        out.clear();
+        let (nodes, order) = self.tree();
         query::query_aabb(nodes, order, region, ws, |tri, inside| {
             if inside || triangle_aabb(self.tri(tri), region) {
                 out.push(tri);
             }
         });
         out.sort_unstable();
-        out
     }
 
     /// Triangles whose nodes survive frustum culling (conservative: a triangle outside the

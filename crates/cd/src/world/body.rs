@@ -180,6 +180,8 @@ pub struct Body<T: Real> {
     pub(crate) ccd: bool,
     /// The shape placed at the current pose (refreshed at each step and pose change).
     pub(crate) placed: Placed<T>,
+    /// `placed`'s tight box, computed with it (hull boxes cost six support searches).
+    pub(crate) placed_aabb: Aabb<T, 3>,
     /// The box the broad phase holds (grown by the prediction distance).
     pub(crate) aabb: Aabb<T, 3>,
 }
@@ -237,6 +239,13 @@ impl<T: Real> Body<T> {
 
     /// The world-space box of the shape at its current pose (without the prediction margin).
     pub fn aabb(&self) -> Aabb<T, 3> {
-        self.placed.aabb()
+        self.placed_aabb
+    }
+
+    /// Places the shape at the current pose and refreshes its tight box.
+    pub(crate) fn replace(&mut self) -> cd_geom::GeomResult<()> {
+        self.placed = self.shape.place(&self.rigid.pose)?;
+        self.placed_aabb = self.placed.aabb();
+        Ok(())
     }
 }

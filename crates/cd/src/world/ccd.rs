@@ -112,7 +112,7 @@ impl<T: Real> World<T> {
             let v = body.rigid.linear_velocity;
             // A body that moves less than a quarter of its smallest extent cannot pass through
             // anything the speculative contacts did not already see.
-            let extent = body.placed.aabb().half_extents().min();
+            let extent = body.placed_aabb.half_extents().min();
             if v.norm() * dt <= extent * T::lit(0.5) {
                 continue;
             }

@@ -26,11 +26,13 @@ pub struct PairWork {
 pub(crate) struct PairScratch<T: Real> {
     pub(crate) ws: QueryWorkspace<T>,
     manifold: Manifold<T, 3>,
+    /// The triangles of the mesh pair being processed.
+    triangles: Vec<u32>,
 }
 
 impl<T: Real> Default for PairScratch<T> {
     fn default() -> Self {
-        Self { ws: QueryWorkspace::new(), manifold: Manifold::default() }
+        Self { ws: QueryWorkspace::new(), manifold: Manifold::default(), triangles: Vec::new() }
     }
 }
 
@@ -99,7 +101,9 @@ impl<T: Real> PairRun<'_, T> {
                 let corners: Vec<_> =
                     (0..8).map(|bits| pose.inverse_transform_point(&world.corner(bits))).collect();
                 let Ok(local) = Aabb::from_points(corners.iter()) else { return Ok(()) };
-                for t in mesh.triangles_in_aabb(&local, &mut self.scratch.ws) {
+                let mut triangles = std::mem::take(&mut self.scratch.triangles);
+                mesh.triangles_in_aabb_into(&local, &mut self.scratch.ws, &mut triangles);
+                for &t in &triangles {
                     self.work.mid_candidates += 1;
                     let Some(world_tri) = world_triangle(mesh, pose, t) else { continue };
                     let before = self.out.len();
@@ -115,6 +119,7 @@ impl<T: Real> PairRun<'_, T> {
                         );
                     }
                 }
+                self.scratch.triangles = triangles;
                 Ok(())
             }
             (_, Placed::Mesh(..)) => self.flipped(b, a, cache, salt),

@@ -315,7 +315,8 @@ impl<T: Real> World<T> {
             rigid.angular_velocity = desc.angular_velocity;
         }
         let placed = desc.shape.place(&desc.pose)?;
-        let aabb = grown(&placed.aabb(), self.config.prediction);
+        let placed_aabb = placed.aabb();
+        let aabb = grown(&placed_aabb, self.config.prediction);
         let index = match self.free.last() {
             Some(&i) => i,
             None => self.slots.len() as u32,
@@ -334,6 +335,7 @@ impl<T: Real> World<T> {
             user_data: desc.user_data,
             ccd: desc.ccd,
             placed,
+            placed_aabb,
             aabb,
         };
         if index as usize == self.slots.len() {
@@ -418,13 +420,14 @@ impl<T: Real> World<T> {
         let prediction = self.config.prediction;
         let body = self.slots[handle.index as usize].body.as_mut().expect("checked");
         let placed = body.shape.place(&pose)?;
-        let aabb = grown(&placed.aabb(), prediction);
+        let placed_aabb = placed.aabb();
+        let aabb = grown(&placed_aabb, prediction);
         if body.kind == BodyKind::Static {
             self.statics.update(handle.index, aabb)?;
         } else {
             self.broad.update(handle.index, aabb)?;
         }
-        (body.rigid.pose, body.placed, body.aabb) = (pose, placed, aabb);
+        (body.rigid.pose, body.placed, body.placed_aabb, body.aabb) = (pose, placed, placed_aabb, aabb);
         Ok(())
     }
 
@@ -541,7 +544,7 @@ impl<T: Real> World<T> {
             if let Some(body) = slot.body.as_mut() {
                 if body.kind != BodyKind::Static {
                     body.rigid.integrate_position(times.get(&(i as u32)).copied().unwrap_or(dt));
-                    body.placed = body.shape.place(&body.rigid.pose)?;
+                    body.replace()?;
                 }
             }
         }
@@ -585,7 +588,7 @@ impl<T: Real> World<T> {
                 continue;
             }
             // The shape was placed when the pose last changed (add, set_pose, integration).
-            let mut aabb = grown(&body.placed.aabb(), prediction);
+            let mut aabb = grown(&body.placed_aabb, prediction);
             if body.ccd {
                 aabb = cd_ccd::swept_aabb_linear(&aabb, &body.rigid.linear_velocity, dt)?;
             }
