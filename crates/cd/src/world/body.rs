@@ -183,7 +183,7 @@ pub struct Body<T: Real> {
     /// `placed`'s tight box, computed with it (hull boxes cost six support searches).
     pub(crate) placed_aabb: Aabb<T, 3>,
     /// The box the broad phase holds (grown by the prediction distance).
-    pub(crate) aabb: Aabb<T, 3>,
+    pub(crate) proxy_aabb: Aabb<T, 3>,
 }
 
 impl<T: Real> Body<T> {

@@ -117,7 +117,7 @@ impl<T: Real> World<T> {
                 continue;
             }
             candidates.clear();
-            self.candidates_in(&body.aabb, &mut candidates);
+            self.candidates_in(&body.proxy_aabb, &mut candidates);
             candidates.sort_unstable();
             let mut earliest: Option<T> = None;
             for &j in &candidates {

@@ -287,7 +287,7 @@ impl<T: Real> World<T> {
     pub fn set_broad_phase(&mut self, mut broad: WorldBroadPhase<T>) -> Result<(), WorldError> {
         for (i, slot) in self.slots.iter().enumerate() {
             if let Some(body) = slot.body.as_ref().filter(|b| b.kind != BodyKind::Static) {
-                broad.insert(i as u32, body.aabb)?;
+                broad.insert(i as u32, body.proxy_aabb)?;
             }
         }
         broad.find_pairs();
@@ -336,7 +336,7 @@ impl<T: Real> World<T> {
             ccd: desc.ccd,
             placed,
             placed_aabb,
-            aabb,
+            proxy_aabb: aabb,
         };
         if index as usize == self.slots.len() {
             self.slots.push(Slot { generation: 0, body: Some(body) });
@@ -427,7 +427,7 @@ impl<T: Real> World<T> {
         } else {
             self.broad.update(handle.index, aabb)?;
         }
-        (body.rigid.pose, body.placed, body.placed_aabb, body.aabb) = (pose, placed, placed_aabb, aabb);
+        (body.rigid.pose, body.placed, body.placed_aabb, body.proxy_aabb) = (pose, placed, placed_aabb, aabb);
         Ok(())
     }
 
@@ -592,8 +592,8 @@ impl<T: Real> World<T> {
             if body.ccd {
                 aabb = cd_ccd::swept_aabb_linear(&aabb, &body.rigid.linear_velocity, dt)?;
             }
-            if aabb != body.aabb {
-                body.aabb = aabb;
+            if aabb != body.proxy_aabb {
+                body.proxy_aabb = aabb;
                 self.broad.update(i as u32, aabb)?;
             }
         }
@@ -604,7 +604,7 @@ impl<T: Real> World<T> {
         for (i, slot) in self.slots.iter().enumerate() {
             let Some(body) = slot.body.as_ref().filter(|b| b.kind != BodyKind::Static) else { continue };
             self.static_hits.clear();
-            self.statics.query_aabb(&body.aabb, &mut self.static_hits);
+            self.statics.query_aabb(&body.proxy_aabb, &mut self.static_hits);
             let i = i as u32;
             with_statics.extend(self.static_hits.iter().map(|&s| (i.min(s), i.max(s))));
         }
