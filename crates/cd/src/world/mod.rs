@@ -462,7 +462,13 @@ impl<T: Real> World<T> {
         cd_geom::validate::point(point)?;
         let body = self.slots[handle.index as usize].body.as_mut().expect("checked");
         if body.kind == BodyKind::Dynamic {
-            body.rigid.apply_impulse(impulse, point);
+            let mut after = body.rigid;
+            after.apply_impulse(impulse, point);
+            // A velocity beyond the coordinate limit is refused like any other bad input.
+            if !motion_stays_in_range(&after, T::zero()) {
+                return Err(WorldError::Geom(GeomError::OutOfRange));
+            }
+            body.rigid = after;
         }
         Ok(())
     }
@@ -486,9 +492,11 @@ impl<T: Real> World<T> {
             .map(|s| (self.handle(s.key.0), self.handle(s.key.1), s.manifolds.as_slice()))
     }
 
-    /// Advances the world by `dt`. Errors leave the world as it was before the step only for
-    /// an invalid `dt`; a narrow-phase or solver error mid-step is reported after velocities
-    /// have been integrated (never expected with validated bodies).
+    /// Advances the world by `dt`. Errors: an invalid `dt` (not finite, or below machine
+    /// epsilon) and a step that would carry a body beyond the coordinate limit
+    /// ([`GeomError::OutOfRange`]) are refused before anything changes; a narrow-phase or
+    /// solver error mid-step (never expected with validated bodies) is reported after gravity
+    /// has been applied.
     pub fn step(&mut self, dt: T) -> Result<&StepStats<T>, WorldError> {
         self.step_inner(dt, None)
     }
@@ -507,12 +515,25 @@ impl<T: Real> World<T> {
     }
 
     fn step_inner(&mut self, dt: T, budget: Option<StepBudget>) -> Result<&StepStats<T>, WorldError> {
-        if !(dt > T::zero() && dt.is_finite()) {
+        // Below machine epsilon a step moves nothing measurable and its position corrections
+        // (penetration / Δt) could overflow.
+        if !(dt >= T::epsilon() && dt.is_finite()) {
             return Err(WorldError::InvalidTimeStep);
+        }
+        // Refuse, before anything changes, a step that would carry a body beyond the
+        // coordinate range (a huge Δt or velocity): nothing may silently become infinite.
+        let gravity = self.config.gravity;
+        for body in self.slots.iter().filter_map(|s| s.body.as_ref()).filter(|b| b.kind != BodyKind::Static) {
+            let mut rigid = body.rigid;
+            if body.kind == BodyKind::Dynamic {
+                rigid.integrate_velocity(&gravity, dt);
+            }
+            if !motion_stays_in_range(&rigid, dt) {
+                return Err(WorldError::Geom(GeomError::OutOfRange));
+            }
         }
         self.events.clear();
         let mut stats = StepStats { bodies: self.len(), ..StepStats::default() };
-        let gravity = self.config.gravity;
         for body in self.slots.iter_mut().filter_map(|s| s.body.as_mut()) {
             if body.kind == BodyKind::Dynamic {
                 body.rigid.integrate_velocity(&gravity, dt);
@@ -528,6 +549,15 @@ impl<T: Real> World<T> {
             None => RigidBody::fixed(Isometry3::identity()),
         }));
         stats.solver = self.solver.solve(&mut self.rigid, &manifolds, dt).map_err(WorldError::Solver)?;
+        // The solver only removes approach speed, but extreme mass ratios could still push a
+        // velocity out of range: then the step's response is dropped, not turned into NaN.
+        let diverged = self.slots.iter().zip(&self.rigid).any(|(slot, rigid)| {
+            slot.body.as_ref().is_some_and(|b| b.kind == BodyKind::Dynamic)
+                && !motion_stays_in_range(rigid, dt)
+        });
+        if diverged {
+            return Err(WorldError::Geom(GeomError::OutOfRange));
+        }
         for (slot, rigid) in self.slots.iter_mut().zip(&self.rigid) {
             if let Some(body) = slot.body.as_mut() {
                 body.rigid = *rigid;
@@ -785,6 +815,19 @@ impl<T: Real> World<T> {
             self.events.push(ContactEvent::stopped(ha, hb));
         }
     }
+}
+
+/// Whether a body moving with its velocities for `dt` stays finite and within the coordinate
+/// limit (velocities, the displacement and the turn).
+fn motion_stays_in_range<T: Real>(rigid: &RigidBody<T>, dt: T) -> bool {
+    let limit = T::coord_limit();
+    let finite = |x: &Vector3<T>| x.iter().all(|c| c.is_finite());
+    if !finite(&rigid.linear_velocity) || !finite(&rigid.angular_velocity) {
+        return false;
+    }
+    let (v, w) = (rigid.linear_velocity.amax(), rigid.angular_velocity.amax());
+    let reach = rigid.pose.translation.vector.amax() + v * dt;
+    v <= limit && w <= limit && reach <= limit && (w * dt).is_finite()
 }
 
 /// A pair's material: the livelier restitution and the geometric mean of the frictions.

@@ -1,0 +1,32 @@
+//! Feeds arbitrary sequences of world operations (adding, removing and moving bodies, steps,
+//! impulses, ray/region/closest/shape-cast queries) with arbitrary numbers to `cd::world`:
+//! nothing may panic or leave a non-finite pose, velocity or answer. The decoding and checks
+//! are the hostile-input property test's (`crates/cd/tests/exercise/mod.rs`).
+#![no_main]
+
+#[path = "../../crates/cd/tests/exercise/mod.rs"]
+mod exercise;
+
+use libfuzzer_sys::fuzz_target;
+
+/// Three bytes per number: mostly moderate values, sometimes special ones (NaN, infinities,
+/// the coordinate limits, subnormals).
+fn numbers(data: &[u8]) -> Vec<f64> {
+    const SPECIAL: [f64; 12] =
+        [0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e-300, 1e-7, 1e9, 2e9, 1e75, 1e76, f64::MAX];
+    data.chunks_exact(3)
+        .map(|c| {
+            let raw = i16::from_le_bytes([c[1], c[2]]) as f64;
+            match c[0] % 16 {
+                0 => SPECIAL[c[1] as usize % SPECIAL.len()],
+                1 => raw * 1e6,
+                2 => raw * 1e-6,
+                _ => raw / 3276.8,
+            }
+        })
+        .collect()
+}
+
+fuzz_target!(|data: &[u8]| {
+    exercise::run(&numbers(data));
+});
