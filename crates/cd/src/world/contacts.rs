@@ -5,6 +5,7 @@
 //! Every manifold point's feature id is salted with the triangle or part it came from, so warm
 //! starting matches the same contact on the same triangle from step to step.
 
+use cd_bv::transformed_aabb;
 use cd_geom::{aabb_aabb, Aabb, Real};
 use cd_geom::{Contact, ContactStatus, Triangle};
 use cd_mid::QueryWorkspace;
@@ -98,9 +99,7 @@ impl<T: Real> PairRun<'_, T> {
                 let convex = other.narrow().expect("meshes and compounds are handled above");
                 // The partner's world box, taken into the mesh's frame (the box of the rotated box).
                 let world = grown(&other.aabb(), self.prediction);
-                let corners: Vec<_> =
-                    (0..8).map(|bits| pose.inverse_transform_point(&world.corner(bits))).collect();
-                let Ok(local) = Aabb::from_points(corners.iter()) else { return Ok(()) };
+                let Ok(local) = transformed_aabb(&world, &pose.inverse()) else { return Ok(()) };
                 let mut triangles = std::mem::take(&mut self.scratch.triangles);
                 mesh.triangles_in_aabb_into(&local, &mut self.scratch.ws, &mut triangles);
                 for &t in &triangles {

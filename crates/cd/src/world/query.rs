@@ -3,6 +3,7 @@
 //! so several threads can query one world at once; each query keeps its own small traversal
 //! workspace.
 
+use cd_bv::transformed_aabb;
 use cd_ccd::Toi;
 use cd_geom::{
     ray_ball, ray_capsule, ray_cone, ray_convex_polyhedron, ray_cylinder, ray_obb, ray_plane, Aabb, Ball,
@@ -84,9 +85,7 @@ fn overlaps<T: Real>(
     match placed {
         Placed::Compound(parts) => parts.iter().any(|p| overlaps(p, probe, probe_box, ws)),
         Placed::Mesh(mesh, pose) => {
-            let corners: Vec<_> =
-                (0..8).map(|bits| pose.inverse_transform_point(&probe_box.corner(bits))).collect();
-            let Ok(local) = Aabb::from_points(corners.iter()) else { return false };
+            let Ok(local) = transformed_aabb(probe_box, &pose.inverse()) else { return false };
             mesh.triangles_in_aabb(&local, ws).into_iter().any(|t| {
                 world_triangle(mesh, pose, t).is_some_and(|w| {
                     intersects(Shape::Triangle(&w), probe, &mut PairCache::default()).unwrap_or(false)
@@ -151,44 +150,47 @@ impl<T: Real> World<T> {
         best
     }
 
-    /// Bodies whose shape overlaps the box `region` (touching counts), in slot order.
-    pub fn bodies_in_aabb(&self, region: &Aabb<T, 3>) -> Vec<BodyHandle> {
+    /// Ids of the bodies whose broad-phase box meets `region`, in slot order.
+    fn sorted_candidates(&self, region: &Aabb<T, 3>) -> Vec<u32> {
         let mut candidates = Vec::new();
         self.candidates_in(region, &mut candidates);
         candidates.sort_unstable();
-        let probe = Obb::from_aabb(region);
-        let mut ws = QueryWorkspace::new();
         candidates
+    }
+
+    /// Bodies (among those whose box meets `region`, which must enclose `probe`) whose shape
+    /// overlaps `probe`, in slot order; meshes are skipped when `solids_only`.
+    fn bodies_overlapping(
+        &self,
+        probe: Shape<'_, T>,
+        region: &Aabb<T, 3>,
+        solids_only: bool,
+    ) -> Vec<BodyHandle> {
+        let mut ws = QueryWorkspace::new();
+        self.sorted_candidates(region)
             .into_iter()
             .filter(|&i| {
-                self.slots[i as usize]
-                    .body
-                    .as_ref()
-                    .is_some_and(|b| overlaps(&b.placed, Shape::Box(&probe), region, &mut ws))
+                self.slots[i as usize].body.as_ref().is_some_and(|b| {
+                    !(solids_only && matches!(b.placed, Placed::Mesh(..)))
+                        && overlaps(&b.placed, probe, region, &mut ws)
+                })
             })
             .map(|i| self.handle(i))
             .collect()
+    }
+
+    /// Bodies whose shape overlaps the box `region` (touching counts), in slot order.
+    pub fn bodies_in_aabb(&self, region: &Aabb<T, 3>) -> Vec<BodyHandle> {
+        let probe = Obb::from_aabb(region);
+        self.bodies_overlapping(Shape::Box(&probe), region, false)
     }
 
     /// Solid bodies containing `point` (on the surface counts), in slot order. Meshes have no
     /// inside and are never listed.
     pub fn bodies_containing(&self, point: &Point<T, 3>) -> Vec<BodyHandle> {
         let Ok(region) = Aabb::new(*point, *point) else { return Vec::new() };
-        let mut candidates = Vec::new();
-        self.candidates_in(&region, &mut candidates);
-        candidates.sort_unstable();
         let probe: &dyn SupportMap<T, 3> = point;
-        let mut ws = QueryWorkspace::new();
-        candidates
-            .into_iter()
-            .filter(|&i| {
-                self.slots[i as usize].body.as_ref().is_some_and(|b| {
-                    !matches!(b.placed, Placed::Mesh(..))
-                        && overlaps(&b.placed, Shape::Convex(probe, T::zero()), &region, &mut ws)
-                })
-            })
-            .map(|i| self.handle(i))
-            .collect()
+        self.bodies_overlapping(Shape::Convex(probe, T::zero()), &region, true)
     }
 }
 
@@ -251,20 +253,7 @@ impl<T: Real> World<T> {
         else {
             return Vec::new();
         };
-        let mut candidates = Vec::new();
-        self.candidates_in(&region, &mut candidates);
-        candidates.sort_unstable();
-        let mut ws = QueryWorkspace::new();
-        candidates
-            .into_iter()
-            .filter(|&i| {
-                self.slots[i as usize]
-                    .body
-                    .as_ref()
-                    .is_some_and(|b| overlaps(&b.placed, Shape::Ball(&ball), &region, &mut ws))
-            })
-            .map(|i| self.handle(i))
-            .collect()
+        self.bodies_overlapping(Shape::Ball(&ball), &region, false)
     }
 
     /// The body closest to `point` within `max_distance` (ties: the smaller slot), among
@@ -276,9 +265,7 @@ impl<T: Real> World<T> {
         groups: &CollisionGroups,
     ) -> Option<ClosestBody<T>> {
         let region = Aabb::from_center_half_extents(*point, Vector::repeat(max_distance)).ok()?;
-        let mut candidates = Vec::new();
-        self.candidates_in(&region, &mut candidates);
-        candidates.sort_unstable();
+        let candidates = self.sorted_candidates(&region);
         let mut ws = QueryWorkspace::new();
         let mut best: Option<ClosestBody<T>> = None;
         for index in candidates {
@@ -319,9 +306,7 @@ impl<T: Real> World<T> {
         }
         let placed = shape.place(pose)?;
         let swept = cd_ccd::swept_aabb_linear(&placed.aabb(), velocity, max_time)?;
-        let mut candidates = Vec::new();
-        self.candidates_in(&swept, &mut candidates);
-        candidates.sort_unstable();
+        let candidates = self.sorted_candidates(&swept);
         let mut ws = QueryWorkspace::new();
         let mut best: Option<ShapeCastHit<T>> = None;
         for index in candidates {

@@ -303,8 +303,7 @@ impl<T: Real> Placed<T> {
             Self::Hull(hull, pose) => from(support_aabb(&Transformed::new(&**hull, *pose))),
             Self::Mesh(mesh, pose) => {
                 let local = *mesh.bvh().root_volume();
-                Aabb::from_points((0..8).map(|bits| pose * local.corner(bits)).collect::<Vec<_>>().iter())
-                    .unwrap_or(local)
+                cd_bv::transformed_aabb(&local, pose).unwrap_or(local)
             }
             Self::HalfSpace(plane) => half_space_box(plane),
             Self::Compound(parts) => parts
