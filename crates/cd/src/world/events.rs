@@ -8,7 +8,11 @@ use crate::world::body::BodyHandle;
 /// What happened to a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ContactEventKind {
-    /// The pair touches now and did not at the previous step.
+    /// The pair touches now and did not at the previous step. "Touches" means a contact point
+    /// within [`WorldConfig::contact_tolerance`](crate::world::WorldConfig::contact_tolerance),
+    /// or, during a step, one that the bodies' velocities close within the step (a fast body
+    /// that bounces off a surface inside the step touched it, though at the step's start it was
+    /// still a speculative distance away).
     Started,
     /// The pair touched at the previous step and still does.
     Persisting,
@@ -29,7 +33,8 @@ pub struct ContactEvent<T: Real> {
     pub normal: Vector<T, 3>,
     /// The deepest point on B (world space).
     pub point: Point<T, 3>,
-    /// Signed distance there (negative: penetration).
+    /// Signed distance there at the start of the step (negative: penetration; positive up to
+    /// the pair's speculative distance for a contact met inside the step).
     pub distance: T,
     /// Contact points over all of the pair's manifolds.
     pub points: usize,

@@ -4,8 +4,9 @@
 //!
 //! One [`World::step`]:
 //! 1. gravity is added to the velocities of dynamic bodies;
-//! 2. every body's shape is placed at its pose and its box (grown by the prediction distance,
-//!    and swept over the step for CCD bodies) is given to the broad phase;
+//! 2. every body's shape is placed at its pose and its box (grown by the prediction distance
+//!    or, when larger, by how far the body can move in the step; swept over the step for CCD
+//!    bodies) is given to the broad phase;
 //! 3. the broad phase (any [`BroadPhase`], swappable with [`World::set_broad_phase`]) lists the
 //!    overlapping boxes of moving bodies, and a tree of the static bodies gives each moving
 //!    body's static neighbours; pairs whose collision groups exclude each other, and pairs of two
@@ -121,6 +122,13 @@ pub struct WorldConfig<T: Real> {
     /// Correct contact normals on meshes' interior edges so bodies slide across shared edges
     /// without catching on them (default on).
     pub smooth_internal_edges: bool,
+    /// Speculative contacts sized by speed (default on): during a step each moving body's
+    /// broad-phase box is swept over its linear motion, and a pair's contacts are generated up
+    /// to [`World::pair_prediction`] apart — the fixed `prediction` or, when larger, how far
+    /// the two bodies can close in during the step. A fast body then has a contact with a
+    /// surface before it reaches it, and the solver stops it there instead of letting it pass
+    /// through thin geometry between two steps. Off: only `prediction` (and CCD bodies).
+    pub velocity_prediction: bool,
 }
 
 impl<T: Real> Default for WorldConfig<T> {
@@ -131,6 +139,7 @@ impl<T: Real> Default for WorldConfig<T> {
             contact_tolerance: T::lit(0.005),
             solver: SolverConfig::default(),
             smooth_internal_edges: true,
+            velocity_prediction: true,
         }
     }
 }
@@ -173,6 +182,16 @@ pub struct StepStats<T: Real> {
     pub skipped_pairs: usize,
     /// The solver's report.
     pub solver: SolveReport<T>,
+}
+
+/// `(|v| + |ω|·ρ)·dt`: how far any point of a body can move in a step, with `ρ` a bound on the
+/// distance of its points from the centre of mass: half its box's diagonal plus the centre of
+/// mass's distance from the box's centre.
+fn surface_reach<T: Real>(body: &Body<T>, dt: T) -> T {
+    let b = &body.placed_aabb;
+    let half_diagonal = (b.max() - b.min()).norm() * T::lit(0.5);
+    let offset = (body.rigid.world_center() - b.center()).norm();
+    (body.rigid.linear_velocity.norm() + body.rigid.angular_velocity.norm() * (half_diagonal + offset)) * dt
 }
 
 /// What the world remembers about a pair between steps.
@@ -607,7 +626,34 @@ impl<T: Real> World<T> {
         self.update_broad_phase(sweep)?;
         stats.broad_pairs = self.pair_buffer.len();
         stats.broad_time = start.elapsed();
-        self.find_contacts(stats, budget)
+        self.find_contacts(sweep, stats, budget)
+    }
+
+    /// How far a body's surface can move during a step of `dt`, for the speculative contacts
+    /// of [`WorldConfig::velocity_prediction`]: `(|v| + |ω|·ρ)·dt`, where `ρ` bounds how far
+    /// its points are from its centre of mass (half its box's diagonal plus the centre of
+    /// mass's offset from the box's centre). Zero when the option is off.
+    pub fn speculative_margin(&self, body: &Body<T>, dt: T) -> T {
+        if self.config.velocity_prediction {
+            surface_reach(body, dt)
+        } else {
+            T::zero()
+        }
+    }
+
+    /// The distance up to which a pair's contacts are generated in a step of `dt`: the
+    /// configured `prediction`, or the sum of the two bodies' [speculative
+    /// margins](World::speculative_margin) when that is larger (how far apart two bodies can be
+    /// and still meet during the step). Each body's broad-phase box is grown by its own
+    /// margin, so every such pair is found.
+    pub fn pair_prediction(&self, a: &Body<T>, b: &Body<T>, dt: T) -> T {
+        let reach = self.speculative_margin(a, dt) + self.speculative_margin(b, dt);
+        let base = self.config.prediction;
+        if reach > base {
+            reach
+        } else {
+            base
+        }
     }
 
     fn update_broad_phase(&mut self, dt: T) -> Result<(), WorldError> {
@@ -618,7 +664,8 @@ impl<T: Real> World<T> {
                 continue;
             }
             // The shape was placed when the pose last changed (add, set_pose, integration).
-            let mut aabb = grown(&body.placed_aabb, prediction);
+            let margin = if self.config.velocity_prediction { surface_reach(body, dt) } else { T::zero() };
+            let mut aabb = grown(&body.placed_aabb, if margin > prediction { margin } else { prediction });
             if body.ccd {
                 aabb = cd_ccd::swept_aabb_linear(&aabb, &body.rigid.linear_velocity, dt)?;
             }
@@ -679,6 +726,7 @@ impl<T: Real> World<T> {
     /// order.
     fn find_contacts(
         &mut self,
+        dt: T,
         stats: &mut StepStats<T>,
         budget: Option<usize>,
     ) -> Result<Vec<ContactManifold<T>>, WorldError> {
@@ -733,10 +781,11 @@ impl<T: Real> World<T> {
             stats.tested_pairs += 1;
             state.stale = 0;
             found.clear();
+            let prediction = self.pair_prediction(x, y, dt);
             pair_manifolds(
                 &x.placed,
                 &y.placed,
-                self.config.prediction,
+                prediction,
                 self.config.smooth_internal_edges,
                 &mut state.cache,
                 &mut self.scratch,
@@ -754,12 +803,14 @@ impl<T: Real> World<T> {
                 stats.narrow_time += now - clock;
             }
             clock = now;
-            let closest = found
-                .iter()
-                .flat_map(|m| m.points())
-                .map(|p| p.distance)
-                .fold(T::infinity(), |m, d| m.min(d));
-            let touching = closest <= self.config.contact_tolerance;
+            // A point touches when it is within the tolerance, or when the bodies' approach along
+            // its normal closes it within the step (they meet inside the step; the solver may
+            // bounce them apart before a step ever ends with them touching).
+            let closing = y.rigid.linear_velocity - x.rigid.linear_velocity;
+            let touching = found.iter().any(|m| {
+                let approach = closing.dot(&m.normal).min(T::zero()) * dt;
+                m.points().iter().any(|p| p.distance + approach <= self.config.contact_tolerance)
+            });
             match (state.touching, touching) {
                 (false, true) => {
                     self.events.push(ContactEvent::from_manifolds(ContactEventKind::Started, ha, hb, &found))
