@@ -10,7 +10,11 @@
 //!   function against problem size over the groups `PREFIX<size>` (sizes like `14k`, `1m`,
 //!   `1000`), e.g. `size-plot mid_build_boxes_ docs/mid-build-sizes.svg`.
 //!
-//! The fuzzing task (`cargo xtask fuzz`) arrives with its issue.
+//! * `fuzz [--target NAME] [--seconds N]` — run the cargo-fuzz targets under `fuzz/` (see
+//!   [`fuzz`]): installs cargo-fuzz if missing, N seconds per target (default 60), corpora kept
+//!   in `fuzz/corpus/`, a summary table, non-zero exit and a replay command on a crash.
+
+mod fuzz;
 
 use std::path::Path;
 use std::process::{exit, Command};
@@ -19,6 +23,7 @@ fn main() {
     let task = std::env::args().nth(1).unwrap_or_default();
     match task.as_str() {
         "ci" => run(Command::new("bash").arg(".ci/run")),
+        "fuzz" => fuzz::main(&std::env::args().skip(2).collect::<Vec<_>>()),
         "bench-report" => {
             let rows = bench_rows(Path::new("target/criterion"));
             print_table(&rows);
@@ -51,7 +56,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci            run .ci/run\n  bench-report  print the cd/parry ratio table from target/criterion\n  size-plot     PREFIX FILE: time against size, one line per benchmark function");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci            run .ci/run\n  bench-report  print the cd/parry ratio table from target/criterion\n  size-plot     PREFIX FILE: time against size, one line per benchmark function\n  fuzz          [--target NAME] [--seconds N]: run the fuzz targets (default 60 s each)");
             exit(2);
         }
     }

@@ -168,6 +168,9 @@ pub enum NarrowError {
         /// Second shape's kind.
         b: &'static str,
     },
+    /// A posed hull's pose is not finite or moves it beyond the coordinate range (the shape
+    /// constructors check their own coordinates; a pose is checked here).
+    InvalidPose,
 }
 
 impl fmt::Display for NarrowError {
@@ -176,11 +179,31 @@ impl fmt::Display for NarrowError {
             NarrowError::Unsupported { a, b } => write!(f, "no narrow-phase query between a {a} and a {b}"),
             NarrowError::InvalidPrediction => f.write_str("the prediction distance is NaN"),
             NarrowError::Unresolved { a, b } => write!(f, "no distance found between a {a} and a {b}"),
+            NarrowError::InvalidPose => {
+                f.write_str("a hull's pose is not finite or moves it beyond the coordinate range")
+            }
         }
     }
 }
 
 impl std::error::Error for NarrowError {}
+
+/// Checks what the shape constructors could not: a posed hull's pose (finite rotation, a
+/// translation within the coordinate range, so no world-space point overflows).
+fn check_poses<T: Real>(a: &Shape<'_, T>, b: &Shape<'_, T>) -> Result<(), NarrowError> {
+    for s in [a, b] {
+        if let Shape::Hull(_, pose) = s {
+            let limit = T::coord_limit();
+            let t_ok = pose.translation.vector.iter().all(|x| x.is_finite() && x.abs() <= limit);
+            let q = pose.rotation.quaternion();
+            let r_ok = [q.w, q.i, q.j, q.k].iter().all(|x| x.is_finite());
+            if !(t_ok && r_ok) {
+                return Err(NarrowError::InvalidPose);
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Per-pair state kept between frames: GJK's last direction and SAT's last axis.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -255,6 +278,7 @@ pub fn contact<T: Real>(
     if prediction.partial_cmp(&T::zero()).is_none() {
         return Err(NarrowError::InvalidPrediction);
     }
+    check_poses(&a, &b)?;
     use Shape as S;
     let p = prediction;
     Ok(match (a, b) {
@@ -292,6 +316,7 @@ pub fn intersects<T: Real>(
     b: Shape<'_, T>,
     cache: &mut PairCache<T>,
 ) -> Result<bool, NarrowError> {
+    check_poses(&a, &b)?;
     use Shape as S;
     match (a, b) {
         // Boolean tests of cd-geom: no normal, no depth, no square root.
@@ -334,8 +359,9 @@ pub fn manifold<T: Real>(
     cache: &mut PairCache<T>,
     out: &mut Manifold<T, 3>,
 ) -> Result<(), NarrowError> {
-    use Shape as S;
     out.clear();
+    check_poses(&a, &b)?;
+    use Shape as S;
     match (a, b) {
         (S::Box(x), S::Box(y)) => {
             if prediction.partial_cmp(&T::zero()).is_none() {

@@ -14,9 +14,16 @@
 //! until the portal stops moving: exact for spheres and whenever the minimum translation is
 //! along the centre line, otherwise an upper bound on the true depth (EPA's is the minimum).
 //! The benchmarks and `tests/mpr.rs` measure both its speed and this error.
+//!
+//! A portal can collapse to a sliver whose normal is rounding noise: a box 10¹⁴ long seen
+//! across its axis has support points at its two ends only, and the portal's vertices then lie
+//! on one line to within a few ulps. The side of such a portal the origin is on means nothing,
+//! so MPR hands the pair to GJK (and EPA for the depth) instead of answering from noise.
 
 use cd_geom::{Contact, ContactStatus, Point, Real, SupportMap, Vector};
 
+use crate::convex::{convex_contact, convex_intersects, ConvexConfig};
+use crate::gjk::{GjkCache, GjkConfig, Intersection};
 use crate::simplex::SimplexVertex;
 
 /// Tolerance and iteration cap of MPR.
@@ -69,7 +76,21 @@ where
     match discover(a, centre_a, b, centre_b, config) {
         Portal::Separated => false,
         Portal::OnAxis(_, _) => true,
-        Portal::Found(mut p) => refine(a, b, &mut p, config).is_some(),
+        Portal::Found(mut p) => match refine(a, b, &mut p, config) {
+            Refined::Inside => true,
+            Refined::Outside => false,
+            Refined::Degenerate => !matches!(
+                convex_intersects(
+                    a,
+                    T::zero(),
+                    b,
+                    T::zero(),
+                    &GjkConfig::default(),
+                    &mut GjkCache::default()
+                ),
+                Intersection::Separated { .. }
+            ),
+        },
     }
 }
 
@@ -90,10 +111,21 @@ where
     match discover(a, centre_a, b, centre_b, config) {
         Portal::Separated => None,
         Portal::OnAxis(v0, v1) => Some(on_axis_contact(&v0, &v1)),
-        Portal::Found(mut p) => {
-            refine(a, b, &mut p, config)?;
-            Some(penetration(a, b, &mut p, config))
-        }
+        Portal::Found(mut p) => match refine(a, b, &mut p, config) {
+            Refined::Inside => Some(penetration(a, b, &mut p, config)),
+            Refined::Outside => None,
+            Refined::Degenerate => {
+                let c = convex_contact(
+                    a,
+                    T::zero(),
+                    b,
+                    T::zero(),
+                    &ConvexConfig::default(),
+                    &mut GjkCache::default(),
+                );
+                (c.distance <= T::zero()).then_some(c)
+            }
+        },
     }
 }
 
@@ -184,8 +216,25 @@ fn expand<T: Real>(p: &mut [SimplexVertex<T, 3>; 4], v4: SimplexVertex<T, 3>) {
     }
 }
 
-/// Phase 2: refine until the origin is inside (`Some`) or proven outside (`None`).
-fn refine<T, A, B>(a: &A, b: &B, p: &mut [SimplexVertex<T, 3>; 4], config: &MprConfig<T>) -> Option<()>
+/// How phase 2 ended.
+enum Refined {
+    /// The origin is behind the portal: overlap.
+    Inside,
+    /// A support plane excludes the origin, or the portal reached the boundary in front of it.
+    Outside,
+    /// The portal collapsed to a sliver whose normal is rounding noise.
+    Degenerate,
+}
+
+/// Whether the portal's normal is too small, against its edges, to have a meaningful direction:
+/// `|e₁ × e₂| ≤ 10³ ε |e₁| |e₂|` (the cross product's rounding is about `ε |e₁| |e₂|`).
+fn degenerate<T: Real>(p: &[SimplexVertex<T, 3>; 4], n: &Vector<T, 3>) -> bool {
+    let (e1, e2) = (p[2].w - p[1].w, p[3].w - p[1].w);
+    n.norm() <= T::lit(1e3) * T::epsilon() * e1.norm() * e2.norm()
+}
+
+/// Phase 2: refine until the origin is inside or proven outside.
+fn refine<T, A, B>(a: &A, b: &B, p: &mut [SimplexVertex<T, 3>; 4], config: &MprConfig<T>) -> Refined
 where
     T: Real,
     A: SupportMap<T, 3> + ?Sized,
@@ -193,20 +242,23 @@ where
 {
     for _ in 0..config.max_iterations {
         let n = portal_normal(p);
+        if degenerate(p, &n) {
+            return Refined::Degenerate;
+        }
         if n.dot(&p[1].w) >= T::zero() {
-            return Some(());
+            return Refined::Inside;
         }
         let v4 = support(a, b, &n);
         if v4.w.dot(&n) <= T::zero() {
-            return None;
+            return Refined::Outside;
         }
         if reached(p, &v4, &n, config) {
             // The portal cannot move further and the origin is still in front of it.
-            return None;
+            return Refined::Outside;
         }
         expand(p, v4);
     }
-    None
+    Refined::Outside
 }
 
 /// Whether the support point `v4` along the portal normal `n` is no farther out than the

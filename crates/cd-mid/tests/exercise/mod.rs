@@ -1,0 +1,116 @@
+//! Builds a hierarchy over triangles made of arbitrary floats with every builder and checks
+//! its queries against brute force over the triangles: the nearest ray hit, the triangles in a
+//! box, the closest point, and the triangle pairs meeting a moved copy. Nothing may panic; a
+//! mesh with a bad coordinate is refused. Shared by the hostile-input property test
+//! (`tests/hostile.rs`) and the `mid_queries` fuzz target (which includes this file).
+#![allow(dead_code)]
+
+use cd_geom::{
+    closest_point_on_triangle, ray_triangle, triangle_aabb, triangle_triangle, Aabb, Ray, Triangle,
+};
+use cd_mid::{BuildConfig, Builder, MeshBvh, Motion, QueryWorkspace, TriMesh};
+use nalgebra::{Isometry3, Point3, Vector3};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many calls built a hierarchy (the property test checks its generator gets there).
+pub static BUILT: AtomicUsize = AtomicUsize::new(0);
+
+/// Runs the queries on the triangles and probes encoded by `v`.
+pub fn run(v: &[f64]) {
+    if v.len() < 16 {
+        return;
+    }
+    let (probe, rest) = v.split_at(16);
+    let points: Vec<Point3<f64>> =
+        rest.chunks_exact(3).take(45).map(|c| Point3::new(c[0], c[1], c[2])).collect();
+    let triangles: Vec<[u32; 3]> =
+        (0..points.len() as u32 / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    let Ok(mesh) = TriMesh::new(points.clone(), triangles) else {
+        // Refused: a coordinate was bad (or there was nothing to build).
+        return;
+    };
+    let tris: Vec<Triangle<f64, 3>> = (0..mesh.len()).map(|i| mesh.triangle(i)).collect();
+    let scale = points.iter().flat_map(|p| p.iter()).fold(1.0f64, |m, x| m.max(x.abs()));
+    let tol = 1e-9 * scale;
+    let builder = Builder::ALL[(probe[0].abs() * 3.0) as usize % Builder::ALL.len()];
+    let config = BuildConfig::with_builder(builder).leaf_size(1 + (probe[1].abs() as usize) % 4);
+    let Ok(bvh) = MeshBvh::<f64, Aabb<f64, 3>>::with_config(mesh, &config) else { return };
+    BUILT.fetch_add(1, Ordering::Relaxed);
+    let mut ws = QueryWorkspace::new();
+
+    // The nearest hit of a ray.
+    if let Ok(ray) =
+        Ray::new(Point3::new(probe[2], probe[3], probe[4]), Vector3::new(probe[5], probe[6], probe[7]))
+    {
+        let brute =
+            tris.iter().filter_map(|t| ray_triangle(&ray, t)).map(|h| h.t).fold(f64::INFINITY, f64::min);
+        match bvh.cast_ray(&ray, &mut ws) {
+            Some(hit) => assert!(
+                (hit.t - brute).abs() <= 1e-9 * (1.0 + brute.abs()),
+                "{}: ray t {} vs {brute}",
+                builder.name(),
+                hit.t
+            ),
+            None => assert!(brute.is_infinite(), "{}: the ray missed a hit at {brute}", builder.name()),
+        }
+    }
+
+    // The triangles meeting a box.
+    let lo = Point3::new(probe[8], probe[9], probe[10]);
+    if let Ok(region) = Aabb::new(lo, lo + Vector3::new(probe[11], probe[12], probe[13]).abs()) {
+        let brute: Vec<u32> =
+            (0..tris.len() as u32).filter(|&i| triangle_aabb(&tris[i as usize], &region)).collect();
+        assert_eq!(bvh.triangles_in_aabb(&region, &mut ws), brute, "{}: triangles in a box", builder.name());
+    }
+
+    // The closest point to a point.
+    let p = Point3::new(probe[14], probe[15], probe[2]);
+    if p.iter().all(|x| x.is_finite() && x.abs() < 1e12) {
+        let brute = tris
+            .iter()
+            .map(|t| (closest_point_on_triangle(&p, t).0 - p).norm())
+            .fold(f64::INFINITY, f64::min);
+        let found = bvh.closest_point(&p, f64::INFINITY, &mut ws).map(|c| c.distance);
+        assert!(
+            found.is_some_and(|d| (d - brute).abs() <= tol + 1e-9 * brute),
+            "{}: closest {found:?} vs {brute}",
+            builder.name()
+        );
+    }
+
+    // The mesh against a moved copy of itself.
+    let t = Vector3::new(probe[3], probe[5], probe[7]);
+    if t.iter().all(|x| x.is_finite() && x.abs() < 1e12) {
+        let pose = Isometry3::new(
+            t * 0.1,
+            Vector3::new(probe[4], probe[6], probe[8]).map(|x| if x.is_finite() { x % 7.0 } else { 0.0 }),
+        );
+        let motion = Motion::from_isometry(&pose);
+        let moved: Vec<Option<Triangle<f64, 3>>> = tris
+            .iter()
+            .map(|tr| {
+                let [a, b, c] = tr.vertices();
+                Triangle::new(
+                    motion.transform_point(&a),
+                    motion.transform_point(&b),
+                    motion.transform_point(&c),
+                )
+                .ok()
+            })
+            .collect();
+        let mut brute = Vec::new();
+        for (i, a) in tris.iter().enumerate() {
+            for (j, b) in moved.iter().enumerate() {
+                if b.as_ref().is_some_and(|b| triangle_triangle(a, b).intersects()) {
+                    brute.push((i as u32, j as u32));
+                }
+            }
+        }
+        assert_eq!(
+            bvh.overlapping_triangles(&bvh, &motion, &mut ws),
+            brute,
+            "{}: mesh against its moved copy",
+            builder.name()
+        );
+    }
+}

@@ -1,0 +1,44 @@
+//! Arbitrary triangle soups (degenerate, huge, tiny, bad numbers) through every builder, with
+//! ray, box, closest-point and mesh-mesh queries checked against brute force. The same
+//! exercise is the `mid_queries` fuzz target.
+
+mod exercise;
+
+use proptest::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const CASES: u32 = 300;
+static RUN: AtomicUsize = AtomicUsize::new(0);
+
+fn any_float() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        12 => -4.0..4.0f64,
+        3 => prop::sample::select(vec![0.0, 1.0, -1.0, 0.5]),
+        1 => proptest::num::f64::ANY,
+        1 => prop::sample::select(vec![
+            0.0, -0.0, 1e-300, 1e-7, 1e6, 1e9, -1e9, 1e30, 1e75, 1e76, f64::MAX,
+            f64::INFINITY, f64::NEG_INFINITY, f64::NAN,
+        ]),
+    ]
+}
+
+/// Mostly clean soups (so hierarchies get built and queried), some with bad numbers.
+fn soup() -> impl Strategy<Value = Vec<f64>> {
+    prop_oneof![
+        4 => proptest::collection::vec(-4.0..4.0f64, 16..150),
+        1 => proptest::collection::vec(any_float(), 16..150),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_soups_answer_like_brute_force(v in soup()) {
+        exercise::run(&v);
+        if RUN.fetch_add(1, Ordering::Relaxed) + 1 == CASES as usize {
+            let built = exercise::BUILT.load(Ordering::Relaxed);
+            prop_assert!(built * 2 >= CASES as usize, "only {} of {} cases built a hierarchy", built, CASES);
+        }
+    }
+}

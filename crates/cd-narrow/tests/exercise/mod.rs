@@ -1,0 +1,132 @@
+//! Builds convex shapes from arbitrary floats and runs the narrow phase on every pair:
+//! `intersects`, `distance`, `contact`, `manifold`, MPR. Nothing may panic (a pair the phase
+//! cannot answer is a typed error); answers are finite; distance is symmetric; the boolean
+//! agrees with the signed distance (EPA's depth ≥ 0 exactly when they intersect); boxes agree
+//! with cd-geom's separating-axis test and GJK with MPR away from touching. Shared by the
+//! hostile-input property test (`tests/hostile.rs`) and the `narrow_queries` fuzz target
+//! (which includes this file).
+#![allow(dead_code)]
+
+use cd_geom::{obb_obb, Ball, Capsule, Cone, ContactStatus, ConvexPolyhedron, Cylinder, Obb, Triangle};
+use cd_narrow::{
+    contact, distance, intersects, manifold, mpr_intersects, Manifold, MprConfig, PairCache, Shape,
+};
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Pairs that reached every check (the property test checks its generator gets there).
+pub static CHECKED: AtomicUsize = AtomicUsize::new(0);
+
+enum Built {
+    Ball(Ball<f64, 3>),
+    Capsule(Capsule<f64, 3>),
+    Box(Obb<f64, 3>),
+    Cylinder(Cylinder<f64>),
+    Cone(Cone<f64>),
+    Triangle(Triangle<f64, 3>),
+    Hull(ConvexPolyhedron<f64>, Isometry3<f64>),
+}
+
+impl Built {
+    fn shape(&self) -> Shape<'_, f64> {
+        match self {
+            Built::Ball(b) => Shape::Ball(b),
+            Built::Capsule(c) => Shape::Capsule(c),
+            Built::Box(b) => Shape::Box(b),
+            Built::Cylinder(c) => Shape::Cylinder(c),
+            Built::Cone(c) => Shape::Cone(c),
+            Built::Triangle(t) => Shape::Triangle(t),
+            Built::Hull(h, p) => Shape::Hull(h, p),
+        }
+    }
+}
+
+fn finite(v: &Vector3<f64>) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+/// Builds what it can from `v` and runs every pair.
+pub fn run(v: &[f64]) {
+    if v.is_empty() {
+        return;
+    }
+    let x = |i: usize| v[i % v.len()];
+    let p = |i: usize| Point3::new(x(i), x(i + 1), x(i + 2));
+    let w = |i: usize| Vector3::new(x(i), x(i + 1), x(i + 2));
+    let rot = |i: usize| {
+        let a = w(i);
+        if finite(&a) {
+            UnitQuaternion::from_scaled_axis(a.map(|c| c % 7.0))
+        } else {
+            UnitQuaternion::identity()
+        }
+    };
+    let mut shapes: Vec<Built> = Vec::new();
+    shapes.extend(Ball::new(p(0), x(3).abs()).ok().map(Built::Ball));
+    shapes.extend(Capsule::new(p(4), p(7), x(10).abs()).ok().map(Built::Capsule));
+    shapes.extend(Obb::from_rotation(p(11), rot(14), w(17).abs()).ok().map(Built::Box));
+    shapes.extend(Obb::from_rotation(p(20), rot(23), w(2).abs()).ok().map(Built::Box));
+    shapes.extend(Cylinder::new(p(5), p(9), x(13).abs()).ok().map(Built::Cylinder));
+    shapes.extend(Cone::new(p(6), p(12), x(15).abs()).ok().map(Built::Cone));
+    shapes.extend(Triangle::new(p(1), p(8), p(16)).ok().map(Built::Triangle));
+    if let Ok(local) = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), w(18).abs()) {
+        if let (Ok(hull), true) = (ConvexPolyhedron::from_obb(&local), finite(&w(21))) {
+            shapes.push(Built::Hull(hull, Isometry3::from_parts(w(21).into(), rot(7))));
+        }
+    }
+    let scale = v.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, x| m.max(x.abs()));
+    let tol = 1e-6 * scale;
+    for a in &shapes {
+        for b in &shapes {
+            let mut cache = PairCache::default();
+            let hit = intersects(a.shape(), b.shape(), &mut cache);
+            let ab = distance(a.shape(), b.shape(), &mut PairCache::default());
+            let ba = distance(b.shape(), a.shape(), &mut PairCache::default());
+            let _ = contact(a.shape(), b.shape(), x(19).abs().min(1e6), &mut cache);
+            let mut m = Manifold::default();
+            if manifold(a.shape(), b.shape(), 0.01 * scale, &mut PairCache::default(), &mut m).is_ok() {
+                for q in m.points() {
+                    assert!(finite(&q.point_a.coords) && finite(&q.point_b.coords) && q.distance.is_finite());
+                }
+            }
+            let (Ok(hit), Ok(ab), Ok(ba)) = (hit, ab, ba) else { continue };
+            assert!(
+                ab.distance.is_finite()
+                    && finite(&ab.normal)
+                    && finite(&ab.point_a.coords)
+                    && finite(&ab.point_b.coords),
+                "{:?} / {:?}: non-finite distance answer {ab:?}",
+                a.shape(),
+                b.shape()
+            );
+            // Symmetric when both converged (a capped answer is only a bound, and says so).
+            if ab.status == ContactStatus::Converged && ba.status == ContactStatus::Converged {
+                assert!(
+                    (ab.distance - ba.distance).abs() <= tol,
+                    "{:?} / {:?}: distance not symmetric: {} vs {}",
+                    a.shape(),
+                    b.shape(),
+                    ab.distance,
+                    ba.distance
+                );
+            }
+            if hit {
+                assert!(ab.distance <= tol, "intersecting, yet {} apart", ab.distance);
+            } else {
+                assert!(ab.distance >= -tol, "apart, yet {} deep", -ab.distance);
+            }
+            if let (Built::Box(p), Built::Box(q)) = (a, b) {
+                if ab.distance.abs() > tol {
+                    assert_eq!(hit, obb_obb(p, q), "GJK and SAT disagree on boxes {} apart", ab.distance);
+                }
+            }
+            if let (Built::Box(p), Built::Box(q)) = (a, b) {
+                let mpr = mpr_intersects(p, p.center(), q, q.center(), &MprConfig::default());
+                if ab.distance.abs() > tol {
+                    assert_eq!(mpr, hit, "MPR and GJK disagree on boxes {} apart", ab.distance);
+                }
+            }
+            CHECKED.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
