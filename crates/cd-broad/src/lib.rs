@@ -89,3 +89,8 @@ pub trait BroadPhase<T: Real, const D: usize> {
     /// The current AABB of a proxy.
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>>;
 }
+
+/// This crate's `README.md` example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -36,3 +36,8 @@ pub use quickhull::{convex_hull, convex_hull_3d, Hull};
 pub use reference::{obb_min_area_2d, obb_reference, ObbMetric};
 pub use sphere::{ball_aabb_farthest, ball_aabb_half_diagonal, ball_of_balls, ritter_ball};
 pub use welzl::minimal_ball;
+
+/// This crate's `README.md` example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

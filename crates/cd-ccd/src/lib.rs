@@ -64,3 +64,8 @@ pub use sphere::{sphere_halfspace, sphere_plane, sphere_sphere};
 pub use swept::{swept_aabb, swept_aabb_linear};
 pub use swept_sphere::{sphere_polygon, sphere_triangle};
 pub use toi::{Toi, ToiStatus};
+
+/// This crate's `README.md` example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

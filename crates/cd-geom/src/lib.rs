@@ -60,3 +60,8 @@ mod pod;
 
 #[cfg(feature = "serde")]
 mod serde_impl;
+
+/// This crate's `README.md` example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

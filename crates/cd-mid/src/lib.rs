@@ -86,3 +86,8 @@ pub use primitives::Primitives;
 pub use query::{QueryStats, QueryWorkspace};
 pub use volume::{HierarchyVolume, SatLiteObb, VolumeRay};
 pub use wide::{WideBvh, WideNode};
+
+/// This crate's `README.md` example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -87,3 +87,8 @@ pub use sat_polygon::{
 };
 pub use sat_polyhedron::{hull_hull_manifold, hull_hull_sat, HullFeature, HullSat, HullSatCache, PlacedHull};
 pub use simplex::{Simplex, SimplexVertex};
+
+/// This crate's `README.md` example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

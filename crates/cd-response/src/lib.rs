@@ -31,3 +31,8 @@ pub use solver::{
     ContactManifold, ContactPoint, ContactSolver, PositionCorrection, SolveReport, SolverConfig, SolverError,
     MAX_CONTACT_POINTS,
 };
+
+/// This crate's `README.md` example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
