@@ -27,7 +27,7 @@ pub struct Face<T: Real> {
 ///
 /// The adjacency (which vertices share an edge) makes [`ConvexPolyhedron::support_index`] a hill
 /// climb over the vertex graph, `O(√n)` steps on typical hulls instead of an `O(n)` scan
-/// (it switches to the scan below 32 vertices, where the scan is faster).
+/// (it switches to the scan below 64 vertices, where the scan is faster).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(
     feature = "serde",
