@@ -10,10 +10,15 @@
 //!   function against problem size over the groups `PREFIX<size>` (sizes like `14k`, `1m`,
 //!   `1000`), e.g. `size-plot mid_build_boxes_ docs/mid-build-sizes.svg`.
 //!
+//! * `bench [--quick] [--report-only]` — run every benchmark against parry3d and write the
+//!   per-layer tables, machine, toolchain and date into `docs/benchmarks.md` (between its
+//!   generated-section markers) with the ratio and size plots (see [`bench`]); `--quick` is a
+//!   short smoke run that writes `target/benchmarks-quick.md` instead.
 //! * `fuzz [--target NAME] [--seconds N]` — run the cargo-fuzz targets under `fuzz/` (see
 //!   [`fuzz`]): installs cargo-fuzz if missing, N seconds per target (default 60), corpora kept
 //!   in `fuzz/corpus/`, a summary table, non-zero exit and a replay command on a crash.
 
+mod bench;
 mod fuzz;
 
 use std::path::Path;
@@ -24,6 +29,7 @@ fn main() {
     match task.as_str() {
         "ci" => run(Command::new("bash").arg(".ci/run")),
         "fuzz" => fuzz::main(&std::env::args().skip(2).collect::<Vec<_>>()),
+        "bench" => bench::main(&std::env::args().skip(2).collect::<Vec<_>>()),
         "bench-report" => {
             let rows = bench_rows(Path::new("target/criterion"));
             print_table(&rows);
@@ -56,7 +62,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci            run .ci/run\n  bench-report  print the cd/parry ratio table from target/criterion\n  size-plot     PREFIX FILE: time against size, one line per benchmark function\n  fuzz          [--target NAME] [--seconds N]: run the fuzz targets (default 60 s each)");
+            eprintln!("usage: cargo xtask <task>\n\ntasks:\n  ci            run .ci/run\n  bench-report  print the cd/parry ratio table from target/criterion\n  size-plot     PREFIX FILE: time against size, one line per benchmark function\n  fuzz          [--target NAME] [--seconds N]: run the fuzz targets (default 60 s each)\n  bench         [--quick] [--report-only]: run the benchmarks, write docs/benchmarks.md");
             exit(2);
         }
     }
@@ -134,13 +140,17 @@ fn bench_rows(root: &Path) -> Vec<Row> {
 }
 
 fn print_table(rows: &[Row]) {
-    println!(
-        "| benchmark | cd variant | cd (µs/batch) | parry baseline | parry (µs/batch) | ratio cd/parry |"
+    print!("{}", table(rows));
+}
+
+/// The Markdown table of cd/parry rows.
+fn table<'a>(rows: impl IntoIterator<Item = &'a Row>) -> String {
+    let mut out = String::from(
+        "| benchmark | cd variant | cd (µs/batch) | parry baseline | parry (µs/batch) | ratio cd/parry |\n|---|---|---:|---|---:|---:|\n",
     );
-    println!("|---|---|---:|---|---:|---:|");
     for r in rows {
-        println!(
-            "| {} | {} | {:.2} | {} | {:.2} | {:.2} |",
+        out += &format!(
+            "| {} | {} | {:.2} | {} | {:.2} | {:.2} |\n",
             r.group,
             r.cd,
             r.cd_ns / 1e3,
@@ -149,6 +159,7 @@ fn print_table(rows: &[Row]) {
             r.cd_ns / r.parry_ns
         );
     }
+    out
 }
 
 /// A horizontal bar chart of the ratios with the parity line at 1.0.
