@@ -12,7 +12,7 @@
 //!
 //! * `bench [--quick] [--report-only]` — run every benchmark against parry3d and write the
 //!   per-layer tables, machine, toolchain and date into `docs/benchmarks.md` (between its
-//!   generated-section markers) with the ratio and size plots (see [`bench`]); `--quick` is a
+//!   generated-section markers) with the ratio and size plots (see [`mod@bench`]); `--quick` is a
 //!   short smoke run that writes `target/benchmarks-quick.md` instead.
 //! * `fuzz [--target NAME] [--seconds N]` — run the cargo-fuzz targets under `fuzz/` (see
 //!   [`fuzz`]): installs cargo-fuzz if missing, N seconds per target (default 60), corpora kept

@@ -79,6 +79,11 @@ pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
         return Ok(lower_dimensional(points, &p, eps));
     };
     let faces = build(&p, simplex, eps);
+    // Every live face must know its three neighbours; a simplex that rounding made flat (all
+    // points within a few ulps of a plane far from the origin) may not, and is coplanar input.
+    if faces.iter().any(|f| f.alive && f.nb.contains(&usize::MAX)) {
+        return Ok(lower_dimensional(points, &p, eps));
+    }
     Ok(Hull::Polyhedron(to_polyhedron(points, &p, &faces, eps)?))
 }
 
@@ -118,13 +123,20 @@ fn initial_simplex(p: &[V3], eps: f64) -> Option<[usize; 4]> {
     }
     let dir = (p[i1] - p[i0]).normalize();
     let line_dist = |q: &V3| (q - p[i0] - dir * (q - p[i0]).dot(&dir)).norm();
-    let i2 = (0..p.len()).max_by(|&a, &b| line_dist(&p[a]).total_cmp(&line_dist(&p[b])))?;
+    // Only other points: rounding can put the chosen ones themselves a hair off their own line
+    // or plane (a fuzzer found three points 7.7·10⁹ apart that did), and a repeated index
+    // would make a flat "tetrahedron" whose faces find no neighbours.
+    let i2 = (0..p.len())
+        .filter(|&a| a != i0 && a != i1)
+        .max_by(|&a, &b| line_dist(&p[a]).total_cmp(&line_dist(&p[b])))?;
     if line_dist(&p[i2]) <= eps {
         return None;
     }
     let n = (p[i1] - p[i0]).cross(&(p[i2] - p[i0])).normalize();
     let plane_dist = |q: &V3| n.dot(&(q - p[i0])).abs();
-    let i3 = (0..p.len()).max_by(|&a, &b| plane_dist(&p[a]).total_cmp(&plane_dist(&p[b])))?;
+    let i3 = (0..p.len())
+        .filter(|&a| a != i0 && a != i1 && a != i2)
+        .max_by(|&a, &b| plane_dist(&p[a]).total_cmp(&plane_dist(&p[b])))?;
     if plane_dist(&p[i3]) <= eps {
         return None;
     }

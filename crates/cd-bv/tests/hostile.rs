@@ -35,3 +35,25 @@ proptest! {
         exercise::run(&v);
     }
 }
+
+/// Found by the `bv_builders` fuzz target: three points 7.7·10⁹ apart. Rounding put the third
+/// a hair off the plane of the first three, the same point was picked again as the simplex's
+/// fourth vertex, and Quickhull indexed a missing neighbour (a panic).
+#[test]
+fn regression_three_far_points_make_a_polygon_hull() {
+    let v = [
+        1e-06,
+        0.0,
+        0.0,
+        -7711000000.0,
+        481000000.0,
+        -7711000000.0,
+        0.0,
+        -2.4200439453125,
+        -2.35321044921875,
+    ];
+    exercise::run(&v);
+    let points: Vec<nalgebra::Point3<f64>> =
+        v.chunks_exact(3).map(|c| nalgebra::Point3::new(c[0], c[1], c[2])).collect();
+    assert!(matches!(cd_bv::convex_hull(&points).unwrap(), cd_bv::Hull::Polygon(ref p) if p.len() == 3));
+}

@@ -42,3 +42,38 @@ proptest! {
         }
     }
 }
+
+/// Found by the `mid_queries` fuzz target: a ray starting exactly on the edge of a 2.4·10¹⁰-long
+/// sliver triangle. Möller–Trumbore counts it as a hit at t = 0, the watertight test the mesh
+/// uses does not; the oracle now uses the mesh's own triangle test, so this checks the tree.
+#[test]
+fn regression_ray_starting_on_a_long_sliver_triangle() {
+    exercise::run(&[
+        -3519000000.0,
+        -0.00030517578125,
+        -0.03570556640625,
+        -0.00030517578125,
+        -0.00030517578125,
+        2000000000.0,
+        -0.00030517578125,
+        -7.96905517578125,
+        -0.00030517578125,
+        -1000000.0,
+        -0.07843017578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00152587890625,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        0.00091552734375,
+        0.0,
+        -24159000000.0,
+        -0.00030517578125,
+        -0.00030517578125,
+        1.40594482421875,
+    ]);
+}

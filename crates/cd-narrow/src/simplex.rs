@@ -320,10 +320,12 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T> {
     // A (nearly) flat tetrahedron has a volume at rounding level: the signs of the sub-volumes
     // are then noise, and "all the same sign" would claim the origin inside with weights that
     // do not reproduce it. Treat it as the union of its faces instead.
-    // Compared squared, so no square root is taken: |total| ≤ 64 ε · max|wᵢ|³.
-    let scale_sq = w.iter().fold(T::zero(), |m, x| m.max(x.norm_squared()));
+    // |total| ≤ 64 ε · max|wᵢ|³, compared unsquared: at the coordinate limit (10⁷⁵) a volume is
+    // 10²²⁵ and its square overflows, which once made every tetrahedron "flat" and GJK report
+    // deeply overlapping boxes as 10⁷² apart (found by the narrow_queries fuzz target).
+    let scale = w.iter().fold(T::zero(), |m, x| m.max(x.norm_squared())).sqrt();
     let eps = T::epsilon() * T::lit(64.0);
-    let flat = total * total <= eps * eps * scale_sq * scale_sq * scale_sq;
+    let flat = total.abs() <= eps * scale * scale * scale;
     if !flat && c.iter().all(|&x| same_sign(x, total)) {
         return Solution {
             index: [0, 1, 2, 3],

@@ -95,3 +95,11 @@ fn regression_hull_pose_beyond_the_coordinate_range_is_refused() {
         );
     }
 }
+
+/// Found by the `narrow_queries` fuzz target: two boxes at the coordinate limit (10⁷⁵) that
+/// overlap by 2·10⁷³ (checked exactly by scaling them by 2⁻²⁴⁹) were reported 7.7·10⁷² apart:
+/// the flatness test of GJK's tetrahedron squared a 10²²⁵ volume and overflowed.
+#[test]
+fn regression_shapes_at_the_coordinate_limit() {
+    exercise::run(&[-8.9727783203125, 1e75]);
+}

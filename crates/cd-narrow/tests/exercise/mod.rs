@@ -111,9 +111,21 @@ pub fn run(v: &[f64]) {
                 );
             }
             if hit {
-                assert!(ab.distance <= tol, "intersecting, yet {} apart", ab.distance);
+                assert!(
+                    ab.distance <= tol,
+                    "{:?} / {:?}: intersecting, yet {} apart",
+                    a.shape(),
+                    b.shape(),
+                    ab.distance
+                );
             } else {
-                assert!(ab.distance >= -tol, "apart, yet {} deep", -ab.distance);
+                assert!(
+                    ab.distance >= -tol,
+                    "{:?} / {:?}: apart, yet {} deep",
+                    a.shape(),
+                    b.shape(),
+                    -ab.distance
+                );
             }
             if let (Built::Box(p), Built::Box(q)) = (a, b) {
                 if ab.distance.abs() > tol {
