@@ -78,12 +78,11 @@ pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
     let Some(simplex) = initial_simplex(&p, eps) else {
         return Ok(lower_dimensional(points, &p, eps));
     };
-    let faces = build(&p, simplex, eps);
-    // Every live face must know its three neighbours; a simplex that rounding made flat (all
-    // points within a few ulps of a plane far from the origin) may not, and is coplanar input.
-    if faces.iter().any(|f| f.alive && f.nb.contains(&usize::MAX)) {
+    // `None`: a face lost track of a neighbour, which only a simplex that rounding made flat
+    // (all points within a few ulps of a plane far from the origin) can cause: coplanar input.
+    let Some(faces) = build(&p, simplex, eps) else {
         return Ok(lower_dimensional(points, &p, eps));
-    }
+    };
     Ok(Hull::Polyhedron(to_polyhedron(points, &p, &faces, eps)?))
 }
 
@@ -179,8 +178,9 @@ fn lower_dimensional<T: Real>(points: &[Point<T, 3>], p: &[V3], eps: f64) -> Hul
     Hull::Polygon(idx.into_iter().map(|i| points[i]).collect())
 }
 
-/// Runs Quickhull from the initial tetrahedron; returns the faces (dead ones included).
-fn build(p: &[V3], s: [usize; 4], eps: f64) -> Vec<Face> {
+/// Runs Quickhull from the initial tetrahedron; returns the faces (dead ones included), or
+/// `None` when the simplex's faces do not close up (it was flat to rounding).
+fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
     // Orient the tetrahedron: each face must have the fourth vertex behind it.
     let mut faces: Vec<Face> = Vec::with_capacity(64);
     for (a, b, c, opp) in [
@@ -198,7 +198,7 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Vec<Face> {
     for i in 0..4 {
         for k in 0..3 {
             let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
-            faces[i].nb[k] = (0..4).find(|&j| faces[j].edge(b, a).is_some()).unwrap_or(usize::MAX);
+            faces[i].nb[k] = (0..4).find(|&j| faces[j].edge(b, a).is_some())?;
         }
     }
     let in_simplex = |i: usize| s.contains(&i);
@@ -239,6 +239,10 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Vec<Face> {
             let k = (start + *i) % 3;
             *i += 1;
             let g = faces[f].nb[k];
+            if g >= faces.len() {
+                // A face without this neighbour: the hull did not close up (flat to rounding).
+                return None;
+            }
             if faces[g].visible {
                 continue;
             }
@@ -282,7 +286,7 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Vec<Face> {
         }
         work.extend(first_new..first_new + m);
     }
-    faces
+    Some(faces)
 }
 
 /// Puts point `i` on the conflict list of the face in `range` it is farthest outside of.

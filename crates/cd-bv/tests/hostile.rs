@@ -57,3 +57,27 @@ fn regression_three_far_points_make_a_polygon_hull() {
         v.chunks_exact(3).map(|c| nalgebra::Point3::new(c[0], c[1], c[2])).collect();
     assert!(matches!(cd_bv::convex_hull(&points).unwrap(), cd_bv::Hull::Polygon(ref p) if p.len() == 3));
 }
+
+/// Found by the `bv_builders` fuzz target on its second run: five points up to 2.6·10¹⁰ apart
+/// whose simplex rounding made flat; Quickhull walked to a missing neighbour (a panic). A hull
+/// whose faces do not close up now falls back to the lower-dimensional hull.
+#[test]
+fn regression_flat_simplex_far_from_the_origin() {
+    exercise::run(&[
+        0.009471,
+        0.0,
+        -9.8748779296875,
+        26241000000.0,
+        -15999000000.0,
+        385000000.0,
+        0.0,
+        4.64019775390625,
+        -9.88250732421875,
+        -9.88250732421875,
+        0.030218,
+        0.0048828125,
+        0.0,
+        -0.0,
+        0.0,
+    ]);
+}

@@ -77,3 +77,38 @@ fn regression_ray_starting_on_a_long_sliver_triangle() {
         1.40594482421875,
     ]);
 }
+
+/// Found by the `mid_queries` fuzz target on its second run: a triangle 10⁻³⁰⁰ outside the
+/// query box, which `triangle_aabb` (conservative by a few ulps) counts and the tree's exact box
+/// culling does not; the oracle now asks for the triangle's box to meet the region as well.
+#[test]
+fn regression_triangle_a_hair_outside_the_query_box() {
+    exercise::run(&[
+        -7.421875,
+        -24159000000.0,
+        0.0,
+        0.0,
+        0.0,
+        1e-300,
+        0.0,
+        0.0,
+        1e-300,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        161000000.0,
+        0.0,
+        0.0,
+        0.0,
+        -7.421875,
+        -24159000000.0,
+        0.0,
+        0.0,
+    ]);
+}
