@@ -102,9 +102,9 @@ fn bench_cd(
 }
 
 fn bench(c: &mut Criterion) {
-    for n in [1_000usize, 10_000, 100_000] {
+    for n in cd_benches::sizes(&[1_000usize, 10_000, 100_000]) {
         let mut g = c.benchmark_group(format!("broad_{n}"));
-        g.sample_size(10).measurement_time(std::time::Duration::from_secs(3));
+        g.sample_size(10).measurement_time(cd_benches::measurement(std::time::Duration::from_secs(3)));
         if n <= 1_000 {
             bench_cd(&mut g, "cd_brute_force", Scene::new(n), Box::new(BruteForce::<f32, 3>::new()));
         }
@@ -129,9 +129,9 @@ fn bench(c: &mut Criterion) {
         g.finish();
     }
     // The clustered case: boxes on a floor.
-    let n = 10_000;
+    let n = if cd_benches::quick() { 1_000 } else { 10_000 };
     let mut g = c.benchmark_group(format!("broad_floor_{n}"));
-    g.sample_size(10).measurement_time(std::time::Duration::from_secs(3));
+    g.sample_size(10).measurement_time(cd_benches::measurement(std::time::Duration::from_secs(3)));
     bench_cd(
         &mut g,
         "cd_incremental_sap_2_axes",

@@ -11,6 +11,9 @@ use parry3d::math::Vector;
 use std::hint::black_box;
 
 fn sets() -> Vec<(&'static str, Vec<Point3<f32>>)> {
+    if cd_benches::quick() {
+        return vec![("bunny", bunny_vertices())];
+    }
     vec![("bunny", bunny_vertices()), ("100k", ball_cloud(100_000, 7)), ("1m", ball_cloud(1_000_000, 8))]
 }
 

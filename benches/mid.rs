@@ -44,9 +44,9 @@ fn parry_mesh(m: &TriMesh<f32>) -> PTriMesh {
 
 /// Meshes of about 15k, 235k and 941k triangles.
 fn meshes() -> Vec<(String, TriMesh<f32>)> {
-    [1u32, 3, 4]
-        .iter()
-        .map(|&l| {
+    cd_benches::sizes(&[1u32, 3, 4])
+        .into_iter()
+        .map(|l| {
             let m = subdivided_bunny(l);
             (format!("{}k", m.len() / 1000), m)
         })
@@ -297,7 +297,7 @@ fn obb_tree_and_front(c: &mut Criterion) {
 }
 
 fn refit(c: &mut Criterion) {
-    let mesh = subdivided_bunny(3);
+    let mesh = subdivided_bunny(if cd_benches::quick() { 1 } else { 3 });
     let name = format!("{}k", mesh.len() / 1000);
     let moved: Vec<Point3<f32>> =
         mesh.vertices().iter().map(|p| p + Vector3::new((p.y * 40.0).sin() * 0.002, 0.0, 0.0)).collect();

@@ -259,7 +259,8 @@ impl ParryRun {
 }
 
 fn bench_world(c: &mut Criterion) {
-    for (count, frames) in [(1000usize, 300usize), (10_000, 60)] {
+    let runs = if cd_benches::quick() { vec![(1000usize, 30usize)] } else { vec![(1000, 300), (10_000, 60)] };
+    for (count, frames) in runs {
         let scene = scene(count, frames);
         let parry_frames: Vec<Vec<parry3d::math::Pose>> =
             scene.frames.iter().map(|f| f.iter().map(parry_pose).collect()).collect();

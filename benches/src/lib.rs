@@ -3,6 +3,32 @@
 //! region).
 
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+use std::time::Duration;
+
+/// Whether this is a quick smoke run (`cargo xtask bench --quick` sets `CD_BENCH_QUICK`): every
+/// benchmark still runs, on its smallest input and with short measurements, so the whole suite
+/// finishes in minutes. Its numbers are too noisy to publish.
+pub fn quick() -> bool {
+    std::env::var_os("CD_BENCH_QUICK").is_some()
+}
+
+/// The inputs a run measures: all of them, or only the first (smallest) in a quick run.
+pub fn sizes<T: Clone>(all: &[T]) -> Vec<T> {
+    if quick() {
+        all[..1.min(all.len())].to_vec()
+    } else {
+        all.to_vec()
+    }
+}
+
+/// A heavy group's measurement time: `full`, or 300 ms in a quick run.
+pub fn measurement(full: Duration) -> Duration {
+    if quick() {
+        Duration::from_millis(300)
+    } else {
+        full
+    }
+}
 
 /// A small deterministic xorshift generator, so every run benchmarks identical inputs.
 pub struct Rng(u64);

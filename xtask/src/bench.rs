@@ -7,10 +7,11 @@
 //! (`docs/benchmarks-all.svg`) and the build-time-against-size plot
 //! (`docs/mid-build-sizes.svg`). The hand-written analysis around the markers is kept.
 //!
-//! `--quick` runs every benchmark with short warm-up and measurement times (a smoke test that
-//! they all run, for CI; its numbers are too noisy to publish) and writes the same report to
-//! `target/benchmarks-quick.md`. `--report-only` skips running and reports what criterion
-//! already recorded under `target/criterion`.
+//! `--quick` runs every benchmark on its smallest input with short warm-up and measurement
+//! times and no accuracy oracles (a smoke test that they all run, for CI; its numbers are too
+//! noisy to publish) and writes the same report to `target/benchmarks-quick.md`.
+//! `--report-only` skips running and reports what criterion already recorded under
+//! `target/criterion`.
 
 use std::path::Path;
 use std::process::{exit, Command};
@@ -130,6 +131,9 @@ pub fn main(args: &[String]) {
         let mut cmd = Command::new("cargo");
         cmd.current_dir(&root).args(["bench", "-p", "cd-benches", "--benches", "--"]);
         if quick {
+            // Short measurements here; smallest inputs, short heavy groups and no accuracy
+            // oracles in the benches themselves (`cd_benches::quick`).
+            cmd.env("CD_BENCH_QUICK", "1");
             cmd.args([
                 "--warm-up-time",
                 "0.1",
