@@ -168,8 +168,8 @@ pub enum NarrowError {
         /// Second shape's kind.
         b: &'static str,
     },
-    /// A posed hull's pose is not finite or moves it beyond the coordinate range (the shape
-    /// constructors check their own coordinates; a pose is checked here).
+    /// A pose is not finite or moves a shape beyond the coordinate range (the shape
+    /// constructors check their own coordinates; a posed hull's pose is checked here).
     InvalidPose,
 }
 
@@ -180,7 +180,7 @@ impl fmt::Display for NarrowError {
             NarrowError::InvalidPrediction => f.write_str("the prediction distance is NaN"),
             NarrowError::Unresolved { a, b } => write!(f, "no distance found between a {a} and a {b}"),
             NarrowError::InvalidPose => {
-                f.write_str("a hull's pose is not finite or moves it beyond the coordinate range")
+                f.write_str("a pose is not finite or moves a shape beyond the coordinate range")
             }
         }
     }

@@ -5,7 +5,8 @@
 //!
 //! Queries that need two layers that do not know each other live here:
 //! [`mesh_cast::cast_shape_mesh`] casts any convex shape against a triangle mesh through its
-//! hierarchy (cd-ccd's shape cast driven by cd-mid's tree).
+//! hierarchy (cd-ccd's shape cast driven by cd-mid's tree); [`posed`] ray-casts, narrows and
+//! tests meshes placed by a pose.
 //!
 //! [`world::World`] is the whole pipeline in one object: add bodies ([`world::BodyDesc`] with a
 //! [`world::ColliderShape`]), [`step`](world::World::step) it, read contacts, events and
@@ -31,6 +32,7 @@ pub use cd_response as response;
 
 pub mod mesh_cast;
 pub mod particles;
+pub mod posed;
 pub mod prelude;
 pub mod world;
 

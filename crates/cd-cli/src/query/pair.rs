@@ -7,10 +7,10 @@
 //! a point of the convex shape gives an upper bound `U` on the distance (the point's distance
 //! to the mesh), and only triangles meeting the shape's box grown by `U` can be closer.
 
-use cd::bv::transformed_aabb;
-use cd::geom::{Aabb, Contact, ContactStatus, Triangle};
+use cd::geom::{Aabb, Contact, ContactStatus};
 use cd::mid::{Motion, QueryWorkspace};
 use cd::narrow::{distance, intersects, PairCache, Shape};
+use cd::posed::{mesh_intersects, mesh_triangle, mesh_triangles_in};
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use super::shapes::{MeshModel, Placed, World};
@@ -23,20 +23,16 @@ fn narrow_err(e: cd::narrow::NarrowError) -> String {
     format!("the narrow phase could not answer: {e}")
 }
 
-/// Triangle `t` of a mesh in world space.
-fn world_triangle(mesh: &MeshModel, pose: &Isometry3<f64>, t: u32) -> Option<Triangle<f64, 3>> {
-    let [a, b, c] = mesh.mesh().triangle(t as usize).vertices();
-    Triangle::new(pose * a, pose * b, pose * c).ok()
-}
-
 /// The triangles of a placed mesh meeting a world-space box.
 fn triangles_near(
     mesh: &MeshModel,
     pose: &Isometry3<f64>,
     region: &Aabb<f64, 3>,
 ) -> Result<Vec<u32>, String> {
-    let local = transformed_aabb(region, &pose.inverse()).map_err(|e| format!("region out of range: {e}"))?;
-    Ok(mesh.triangles_in_aabb(&local, &mut QueryWorkspace::new()))
+    let mut out = Vec::new();
+    mesh_triangles_in(mesh, pose, region, &mut QueryWorkspace::new(), &mut out)
+        .map_err(|e| format!("region out of range: {e}"))?;
+    Ok(out)
 }
 
 /// Whether two placed shapes intersect (touching counts).
@@ -46,15 +42,7 @@ pub fn pair_intersects(a: &Placed, b: &Placed) -> Result<bool, String> {
             intersects(x.shape(), y.shape(), &mut PairCache::default()).map_err(narrow_err)
         }
         (Placed::Mesh(mesh, pose), Placed::Convex(x)) | (Placed::Convex(x), Placed::Mesh(mesh, pose)) => {
-            for t in triangles_near(mesh, pose, &x.aabb())? {
-                let Some(tri) = world_triangle(mesh, pose, t) else { continue };
-                if intersects(Shape::Triangle(&tri), x.shape(), &mut PairCache::default())
-                    .map_err(narrow_err)?
-                {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
+            mesh_intersects(mesh, pose, x.shape(), &x.aabb(), &mut QueryWorkspace::new()).map_err(narrow_err)
         }
         (Placed::Mesh(ma, pa), Placed::Mesh(mb, pb)) => {
             Ok(ma.first_overlap(mb, &Motion::relative(pa, pb), &mut QueryWorkspace::new()).is_some())
@@ -93,7 +81,7 @@ fn mesh_convex(mesh: &MeshModel, pose: &Isometry3<f64>, x: &World) -> Result<Sig
     };
     let mut best: Option<Signed> = None;
     for t in triangles_near(mesh, pose, &grown)? {
-        let Some(tri) = world_triangle(mesh, pose, t) else { continue };
+        let Some(tri) = mesh_triangle(mesh, pose, t) else { continue };
         let c = distance(Shape::Triangle(&tri), x.shape(), &mut PairCache::default()).map_err(narrow_err)?;
         best = better(best, c);
     }
@@ -114,7 +102,7 @@ fn mesh_mesh(
     let mut ws = QueryWorkspace::new();
     let mut best: Option<Signed> = None;
     for (i, j) in ma.overlapping_triangles(mb, &motion, &mut ws) {
-        let (Some(ta), Some(tb)) = (world_triangle(ma, pa, i), world_triangle(mb, pb, j)) else { continue };
+        let (Some(ta), Some(tb)) = (mesh_triangle(ma, pa, i), mesh_triangle(mb, pb, j)) else { continue };
         let c = distance(Shape::Triangle(&ta), Shape::Triangle(&tb), &mut PairCache::default())
             .map_err(narrow_err)?;
         // Touching triangle pairs report distance 0 at most, never a separation.

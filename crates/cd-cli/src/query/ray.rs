@@ -18,19 +18,13 @@ use cd::geom::{
     RayHit,
 };
 use cd::mid::QueryWorkspace;
-use nalgebra::{Isometry3, Vector3};
+use cd::posed::{mesh_ray, ray_in_frame};
+use nalgebra::Vector3;
 
 use super::shapes::{Core, Placed, World};
 
 /// A ray hit: parameter and unit normal facing the ray.
 pub type Hit = (f64, Vector3<f64>);
-
-/// The ray in a shape's local frame.
-fn local_ray(ray: &Ray<f64, 3>, pose: &Isometry3<f64>) -> Option<Ray<f64, 3>> {
-    Ray::new(pose.inverse_transform_point(ray.origin()), pose.inverse_transform_vector(ray.dir()))
-        .and_then(|r| r.with_max_t(ray.max_t()))
-        .ok()
-}
 
 /// The solid ray test of a convex shape (`t = 0` from inside).
 fn solid_hit(ray: &Ray<f64, 3>, x: &World) -> Option<Hit> {
@@ -46,12 +40,12 @@ fn solid_hit(ray: &Ray<f64, 3>, x: &World) -> Option<Hit> {
             return Some((h.t, facing));
         }
         World::Hull(h, pose) => {
-            let hit = ray_convex_polyhedron(&local_ray(ray, pose)?, h)?;
+            let hit = ray_convex_polyhedron(&ray_in_frame(ray, pose)?, h)?;
             return Some((hit.t, pose.rotation * hit.normal));
         }
         World::Flat(f) => {
             let Core::Polygon(p) = &f.shape else { return None };
-            let hit = ray_polygon(&local_ray(ray, &f.pose)?, p)?;
+            let hit = ray_polygon(&ray_in_frame(ray, &f.pose)?, p)?;
             let n = f.pose.rotation * hit.normal;
             let facing = if n.dot(ray.dir()) > 0.0 { -n } else { n };
             return Some((hit.t, facing));
@@ -86,13 +80,7 @@ fn exit_hit(ray: &Ray<f64, 3>, x: &World) -> Option<Hit> {
 /// The first hit of a ray on a placed shape, if any within the ray's length.
 pub fn cast(ray: &Ray<f64, 3>, placed: &Placed, solid: bool) -> Option<Hit> {
     match placed {
-        Placed::Mesh(mesh, pose) => {
-            let local = local_ray(ray, pose)?;
-            let hit = mesh.cast_ray(&local, &mut QueryWorkspace::new())?;
-            let n = mesh.mesh().triangle(hit.triangle as usize).normal().ok()?;
-            let facing = if n.dot(local.dir()) > 0.0 { -n } else { n };
-            Some((hit.t, pose.rotation * facing))
-        }
+        Placed::Mesh(mesh, pose) => mesh_ray(mesh, pose, ray, &mut QueryWorkspace::new()),
         Placed::Convex(x) => {
             let hit = solid_hit(ray, x)?;
             if hit.0 == 0.0 && !solid && has_volume(x) && hit.1 == Vector3::zeros() {

@@ -5,8 +5,10 @@
 //! (`tests/hostile.rs`) and the `mid_queries` fuzz target (which includes this file).
 #![allow(dead_code)]
 
+use cd_bv::aabb_from_points;
 use cd_geom::{
-    closest_point_on_triangle, ray_triangle_watertight, triangle_aabb, triangle_triangle, Aabb, Ray, Triangle,
+    aabb_aabb, closest_point_on_triangle, ray_triangle_watertight, triangle_aabb, triangle_triangle, Aabb,
+    Ray, Triangle,
 };
 use cd_mid::{BuildConfig, Builder, MeshBvh, Motion, QueryWorkspace, TriMesh};
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -67,10 +69,7 @@ pub fn run(v: &[f64]) {
         let brute: Vec<u32> = (0..tris.len() as u32)
             .filter(|&i| {
                 let t = &tris[i as usize];
-                let [a, b, c] = t.vertices();
-                let boxed = (0..3).all(|k| {
-                    a[k].min(b[k]).min(c[k]) <= region.max()[k] && a[k].max(b[k]).max(c[k]) >= region.min()[k]
-                });
+                let boxed = aabb_from_points(&t.vertices()).is_ok_and(|b| aabb_aabb(&b, &region));
                 boxed && triangle_aabb(t, &region)
             })
             .collect();

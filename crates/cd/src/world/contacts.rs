@@ -5,14 +5,14 @@
 //! Every manifold point's feature id is salted with the triangle or part it came from, so warm
 //! starting matches the same contact on the same triangle from step to step.
 
-use cd_bv::transformed_aabb;
 use cd_geom::{aabb_aabb, Aabb, Real};
 use cd_geom::{Contact, ContactStatus, Triangle};
 use cd_mid::QueryWorkspace;
 use cd_narrow::{fix_internal_edge, manifold, Manifold, NarrowError, PairCache, Shape, TriangleNeighbors};
 use nalgebra::Vector3;
 
-use crate::world::shape::{world_triangle, Placed};
+use crate::posed::{mesh_triangle, mesh_triangles_in};
+use crate::world::shape::Placed;
 
 /// Work counters of the mid and narrow phases.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,12 +99,14 @@ impl<T: Real> PairRun<'_, T> {
                 let convex = other.narrow().expect("meshes and compounds are handled above");
                 // The partner's world box, taken into the mesh's frame (the box of the rotated box).
                 let world = grown(&other.aabb(), self.prediction);
-                let Ok(local) = transformed_aabb(&world, &pose.inverse()) else { return Ok(()) };
                 let mut triangles = std::mem::take(&mut self.scratch.triangles);
-                mesh.triangles_in_aabb_into(&local, &mut self.scratch.ws, &mut triangles);
+                if mesh_triangles_in(mesh, pose, &world, &mut self.scratch.ws, &mut triangles).is_err() {
+                    self.scratch.triangles = triangles;
+                    return Ok(());
+                }
                 for &t in &triangles {
                     self.work.mid_candidates += 1;
-                    let Some(world_tri) = world_triangle(mesh, pose, t) else { continue };
+                    let Some(world_tri) = mesh_triangle(mesh, pose, t) else { continue };
                     let before = self.out.len();
                     self.narrow(Shape::Triangle(&world_tri), convex, &mut PairCache::default(), salt ^ t)?;
                     if self.smooth_edges && self.out.len() > before {

@@ -184,10 +184,13 @@ pub struct StepStats<T: Real> {
     pub solver: SolveReport<T>,
 }
 
-/// `(|v| + |ω|·ρ)·dt`: how far any point of a body can move in a step, with `ρ` a bound on the
-/// distance of its points from the centre of mass: half its box's diagonal plus the centre of
-/// mass's distance from the box's centre.
-fn surface_reach<T: Real>(body: &Body<T>, dt: T) -> T {
+/// `(|v| + |ω|·ρ)·dt` when `enabled`, else zero: how far any point of a body can move in a
+/// step, with `ρ` a bound on the distance of its points from the centre of mass: half its box's
+/// diagonal plus the centre of mass's distance from the box's centre.
+fn surface_reach<T: Real>(enabled: bool, body: &Body<T>, dt: T) -> T {
+    if !enabled {
+        return T::zero();
+    }
     let b = &body.placed_aabb;
     let half_diagonal = (b.max() - b.min()).norm() * T::lit(0.5);
     let offset = (body.rigid.world_center() - b.center()).norm();
@@ -634,11 +637,7 @@ impl<T: Real> World<T> {
     /// its points are from its centre of mass (half its box's diagonal plus the centre of
     /// mass's offset from the box's centre). Zero when the option is off.
     pub fn speculative_margin(&self, body: &Body<T>, dt: T) -> T {
-        if self.config.velocity_prediction {
-            surface_reach(body, dt)
-        } else {
-            T::zero()
-        }
+        surface_reach(self.config.velocity_prediction, body, dt)
     }
 
     /// The distance up to which a pair's contacts are generated in a step of `dt`: the
@@ -664,7 +663,7 @@ impl<T: Real> World<T> {
                 continue;
             }
             // The shape was placed when the pose last changed (add, set_pose, integration).
-            let margin = if self.config.velocity_prediction { surface_reach(body, dt) } else { T::zero() };
+            let margin = surface_reach(self.config.velocity_prediction, body, dt);
             let mut aabb = grown(&body.placed_aabb, if margin > prediction { margin } else { prediction });
             if body.ccd {
                 aabb = cd_ccd::swept_aabb_linear(&aabb, &body.rigid.linear_velocity, dt)?;

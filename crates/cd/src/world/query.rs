@@ -3,7 +3,6 @@
 //! so several threads can query one world at once; each query keeps its own small traversal
 //! workspace.
 
-use cd_bv::transformed_aabb;
 use cd_ccd::Toi;
 use cd_geom::{
     ray_ball, ray_capsule, ray_cone, ray_convex_polyhedron, ray_cylinder, ray_obb, ray_plane, Aabb, Ball,
@@ -13,9 +12,10 @@ use cd_mid::QueryWorkspace;
 use cd_narrow::{distance, intersects, PairCache, Shape};
 use nalgebra::Isometry3;
 
+use crate::posed::{mesh_intersects, mesh_ray, ray_in_frame};
 use crate::world::body::{BodyHandle, CollisionGroups};
 use crate::world::ccd::first_impact;
-use crate::world::shape::{world_triangle, ColliderShape, Placed};
+use crate::world::shape::{ColliderShape, Placed};
 use crate::world::{World, WorldError};
 
 /// A ray's hit on a body.
@@ -37,11 +37,6 @@ fn ray_placed<T: Real>(
     placed: &Placed<T>,
     ws: &mut QueryWorkspace<T>,
 ) -> Option<(T, Vector<T, 3>)> {
-    let local_ray = |pose: &Isometry3<T>| {
-        Ray::new(pose.inverse_transform_point(ray.origin()), pose.inverse_transform_vector(ray.dir()))
-            .and_then(|r| r.with_max_t(ray.max_t()))
-            .ok()
-    };
     let hit = match placed {
         Placed::Ball(b) => ray_ball(ray, b),
         Placed::Cuboid(o) => ray_obb(ray, o),
@@ -55,16 +50,10 @@ fn ray_placed<T: Real>(
             ray_plane(ray, plane)
         }
         Placed::Hull(hull, pose) => {
-            let hit = ray_convex_polyhedron(&local_ray(pose)?, hull)?;
+            let hit = ray_convex_polyhedron(&ray_in_frame(ray, pose)?, hull)?;
             return Some((hit.t, pose.rotation.transform_vector(&hit.normal)));
         }
-        Placed::Mesh(mesh, pose) => {
-            let local = local_ray(pose)?;
-            let hit = mesh.cast_ray(&local, ws)?;
-            let n = mesh.mesh().triangle(hit.triangle as usize).normal().unwrap_or_else(|_| Vector::zeros());
-            let facing = if n.dot(local.dir()) > T::zero() { -n } else { n };
-            return Some((hit.t, pose.rotation.transform_vector(&facing)));
-        }
+        Placed::Mesh(mesh, pose) => return mesh_ray(mesh, pose, ray, ws),
         Placed::Compound(parts) => {
             return parts
                 .iter()
@@ -84,14 +73,7 @@ fn overlaps<T: Real>(
 ) -> bool {
     match placed {
         Placed::Compound(parts) => parts.iter().any(|p| overlaps(p, probe, probe_box, ws)),
-        Placed::Mesh(mesh, pose) => {
-            let Ok(local) = transformed_aabb(probe_box, &pose.inverse()) else { return false };
-            mesh.triangles_in_aabb(&local, ws).into_iter().any(|t| {
-                world_triangle(mesh, pose, t).is_some_and(|w| {
-                    intersects(Shape::Triangle(&w), probe, &mut PairCache::default()).unwrap_or(false)
-                })
-            })
-        }
+        Placed::Mesh(mesh, pose) => mesh_intersects(mesh, pose, probe, probe_box, ws).unwrap_or(false),
         other => other
             .narrow()
             .map(|shape| intersects(shape, probe, &mut PairCache::default()).unwrap_or(false))

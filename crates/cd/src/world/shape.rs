@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use cd_geom::{
     support_aabb, Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, GeomError, GeomResult, Obb, Plane,
-    Point, Real, Transformed, Triangle,
+    Point, Real, Transformed,
 };
 use cd_mid::MeshBvh;
 use cd_narrow::{Shape, TriangleNeighbors};
@@ -327,17 +327,6 @@ impl<T: Real> Placed<T> {
             Self::Mesh(..) | Self::Compound(_) => return None,
         })
     }
-}
-
-/// Triangle `t` of a mesh placed by `pose`, in world space (`None` if the pose collapses it,
-/// which a rigid pose never does beyond rounding).
-pub(crate) fn world_triangle<T: Real>(
-    mesh: &MeshShape<T>,
-    pose: &Isometry3<T>,
-    t: u32,
-) -> Option<Triangle<T, 3>> {
-    let [a, b, c] = mesh.mesh().triangle(t as usize).vertices();
-    Triangle::new(pose * a, pose * b, pose * c).ok()
 }
 
 fn point_box<T: Real>(p: &Point<T, 3>) -> Aabb<T, 3> {
