@@ -137,3 +137,125 @@ pub fn parry_pose(iso: &Isometry3<f32>) -> parry3d::math::Pose {
     let (t, q) = (iso.translation.vector, iso.rotation);
     parry3d::math::Pose::from_parts(parry_vector(&t), parry3d::math::Rotation::from_xyzw(q.i, q.j, q.k, q.w))
 }
+
+/// The broad-phase benchmark scene: `n` boxes with velocities, deterministic from `n`.
+pub struct BroadScene {
+    /// Box centres.
+    pub pos: Vec<Vector3<f32>>,
+    vel: Vec<Vector3<f32>>,
+    half: Vec<f32>,
+    side: f32,
+    teleport: f32,
+    rng: Rng,
+}
+
+impl BroadScene {
+    /// `n` boxes resting on a floor (thin in y), jittering in place: the clustered case where
+    /// every pair overlaps on the vertical axis.
+    pub fn floor(n: usize) -> Self {
+        let mut s = BroadScene::new(n);
+        for (p, v) in s.pos.iter_mut().zip(s.vel.iter_mut()) {
+            p.y = 0.0;
+            v.y = 0.0;
+            *v *= 0.2;
+        }
+        s.side = (n as f32).sqrt() * 2.5;
+        let h = s.side / 2.0;
+        for p in s.pos.iter_mut() {
+            p.x = p.x / (n as f32).cbrt() / 2.0 * h;
+            p.z = p.z / (n as f32).cbrt() / 2.0 * h;
+        }
+        s.teleport = 0.0;
+        s
+    }
+
+    /// `n` boxes (half extents 0.4–1) in a cube of side 4·n^(1/3), moving coherently, 2 % teleporting
+    /// each frame.
+    pub fn new(n: usize) -> Self {
+        let mut rng = Rng::new(n as u64 + 1);
+        let side = (n as f32).cbrt() * 4.0;
+        let pos = (0..n).map(|_| rng.point(side / 2.0).coords).collect();
+        let vel = (0..n).map(|_| rng.vector(0.05)).collect();
+        let half = (0..n).map(|_| rng.range(0.4, 1.0)).collect();
+        BroadScene { pos, vel, half, side, teleport: 0.02, rng }
+    }
+    /// Advances one frame (wrapping at the walls, teleporting 2 %).
+    pub fn step(&mut self) {
+        let h = self.side / 2.0;
+        for i in 0..self.pos.len() {
+            if self.rng.range(0.0, 1.0) < self.teleport {
+                self.pos[i] = self.rng.point(h).coords;
+            } else {
+                self.pos[i] += self.vel[i];
+                for a in 0..3 {
+                    if self.pos[i][a].abs() > h {
+                        self.vel[i][a] = -self.vel[i][a];
+                    }
+                }
+            }
+        }
+    }
+    /// Box `i` as a cd AABB.
+    pub fn aabb(&self, i: usize) -> cd_geom::Aabb<f32, 3> {
+        let c = Point3::from(self.pos[i]);
+        cd_geom::Aabb::from_center_half_extents(c, Vector3::repeat(self.half[i])).unwrap()
+    }
+    /// Box `i` as a parry AABB.
+    pub fn paabb(&self, i: usize) -> parry3d::bounding_volume::Aabb {
+        let (c, h) = (self.pos[i], self.half[i]);
+        parry3d::bounding_volume::Aabb::new(
+            parry3d::math::Vector::new(c.x - h, c.y - h, c.z - h),
+            parry3d::math::Vector::new(c.x + h, c.y + h, c.z + h),
+        )
+    }
+}
+
+/// A [`BroadScene`] recorded ahead of time, so a benchmark frame times the broad phase and not
+/// the scene's random numbers and box construction (which cost as much as parry's whole frame
+/// in the floor scene). Frames are replayed forward and then backward: the motion stays
+/// coherent at the turn, so no frame is an artificial mass teleport.
+pub struct RecordedScene {
+    /// Boxes per frame, cd's type.
+    pub cd: Vec<Vec<cd_geom::Aabb<f32, 3>>>,
+    /// The same boxes per frame, parry's type.
+    pub parry: Vec<Vec<parry3d::bounding_volume::Aabb>>,
+    next: usize,
+}
+
+impl RecordedScene {
+    /// Records `frames` frames (at least 2) of `scene`, starting with its current state.
+    pub fn record(mut scene: BroadScene, frames: usize) -> Self {
+        let n = scene.pos.len();
+        let (mut cd, mut parry) = (Vec::new(), Vec::new());
+        for f in 0..frames.max(2) {
+            if f > 0 {
+                scene.step();
+            }
+            cd.push((0..n).map(|i| scene.aabb(i)).collect());
+            parry.push((0..n).map(|i| scene.paabb(i)).collect());
+        }
+        RecordedScene { cd, parry, next: 0 }
+    }
+    /// Starts the replay over at frame 0 (the frame a broad phase is first filled with).
+    pub fn rewind(&mut self) {
+        self.next = 0;
+    }
+    /// The number of boxes.
+    pub fn len(&self) -> usize {
+        self.cd[0].len()
+    }
+    /// No boxes?
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The index of the next frame to replay (0, 1, …, last, last − 1, …, 1, 0, 1, …).
+    pub fn advance(&mut self) -> usize {
+        let period = 2 * (self.cd.len() - 1);
+        self.next = (self.next + 1) % period;
+        if self.next < self.cd.len() {
+            self.next
+        } else {
+            period - self.next
+        }
+    }
+}

@@ -2,11 +2,12 @@
 //! insertion).
 
 use crate::events::PairEvents;
-use crate::proxies::{overlaps, pair, BroadPhaseError, ProxyId};
+use crate::id_hash::SlotTable;
+use crate::proxies::{overlaps, BroadPhaseError, ProxyId};
 use crate::BroadPhase;
 use cd_geom::{ray_aabb_interval, Aabb, BoundingVolume, PreparedRay, Ray, Real, Vector};
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
 
@@ -22,24 +23,32 @@ struct Node<T: Real, const D: usize> {
     height: i32,
 }
 
+/// A candidate pair: two leaves whose fat boxes overlap, as ids (`a < b`, the sort key) and
+/// the slots that hold them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Candidate {
+    ids: (ProxyId, ProxyId),
+    slots: (u32, u32),
+}
+
 /// A candidate sibling during insertion, ordered by its lower-bound cost (min-heap).
 #[derive(Clone, Debug)]
-struct Candidate<T> {
+struct Sibling<T> {
     lower_bound: T,
     node: u32,
 }
-impl<T: Real> PartialEq for Candidate<T> {
+impl<T: Real> PartialEq for Sibling<T> {
     fn eq(&self, o: &Self) -> bool {
         self.lower_bound == o.lower_bound
     }
 }
-impl<T: Real> Eq for Candidate<T> {}
-impl<T: Real> PartialOrd for Candidate<T> {
+impl<T: Real> Eq for Sibling<T> {}
+impl<T: Real> PartialOrd for Sibling<T> {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
-impl<T: Real> Ord for Candidate<T> {
+impl<T: Real> Ord for Sibling<T> {
     fn cmp(&self, o: &Self) -> Ordering {
         o.lower_bound.partial_cmp(&self.lower_bound).unwrap_or(Ordering::Equal)
     }
@@ -64,16 +73,23 @@ pub struct DynamicAabbTree<T: Real, const D: usize> {
     // Proxies.
     ids: Vec<ProxyId>,
     tight: Vec<Aabb<T, D>>,
+    /// Each slot's fat box (a copy of its leaf's), read by `update` without touching the tree.
+    fat: Vec<Aabb<T, D>>,
     leaf: Vec<u32>,
     free_slots: Vec<u32>,
-    slot_of: HashMap<ProxyId, u32>,
+    slot_of: SlotTable,
     moved: Vec<u32>,
     is_moved: Vec<bool>,
-    candidates: HashSet<(u32, u32)>,
+    /// Pairs of leaves whose fat boxes overlap, sorted by ids (so the exact pairs filtered from
+    /// them come out sorted); kept between frames and recomputed only around moved leaves.
+    candidates: Vec<Candidate>,
+    /// Scratch: this frame's candidates of moved leaves, and the merge target.
+    fresh: Vec<Candidate>,
+    merged: Vec<Candidate>,
     margin: T,
     events: PairEvents,
     stack: Vec<u32>,
-    heap: BinaryHeap<Candidate<T>>,
+    heap: BinaryHeap<Sibling<T>>,
 }
 
 impl<T: Real, const D: usize> Default for DynamicAabbTree<T, D> {
@@ -96,12 +112,15 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
             root: NONE,
             ids: Vec::new(),
             tight: Vec::new(),
+            fat: Vec::new(),
             leaf: Vec::new(),
             free_slots: Vec::new(),
-            slot_of: HashMap::new(),
+            slot_of: SlotTable::default(),
             moved: Vec::new(),
             is_moved: Vec::new(),
-            candidates: HashSet::new(),
+            candidates: Vec::new(),
+            fresh: Vec::new(),
+            merged: Vec::new(),
             margin: if margin > T::zero() { margin } else { T::zero() },
             events: PairEvents::new(),
             stack: Vec::new(),
@@ -149,16 +168,20 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
         b.surface_area()
     }
 
-    /// Branch-and-bound search for the sibling that adds the least surface area.
-    fn best_sibling(&mut self, b: &Aabb<T, D>) -> u32 {
-        let mut best = (self.root, T::infinity());
+    /// Branch-and-bound search, within the subtree at `start`, for the sibling that adds the
+    /// least surface area. `start` is the root or an ancestor whose box already holds `b`, so
+    /// nothing above it grows and the search there is exact. (A greedy single-path descent, as
+    /// in Box2D v3, was tried: insertion got cheaper but the trees it built made the moved
+    /// leaves' queries three times slower.)
+    fn best_sibling(&mut self, start: u32, b: &Aabb<T, D>) -> u32 {
+        let mut best = (start, T::infinity());
         // A candidate's lower bound is exactly its inherited cost: the growth of every ancestor
         // on its path, which the new leaf adds whatever happens below.
         let mut heap = core::mem::take(&mut self.heap);
         heap.clear();
-        heap.push(Candidate { lower_bound: T::zero(), node: self.root });
+        heap.push(Sibling { lower_bound: T::zero(), node: start });
         let own = Self::area(b);
-        while let Some(Candidate { lower_bound: inh, node }) = heap.pop() {
+        while let Some(Sibling { lower_bound: inh, node }) = heap.pop() {
             if inh + own >= best.1 {
                 break;
             }
@@ -172,7 +195,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
                 let child_inh = inh + merged - Self::area(&n.aabb);
                 if child_inh + own < best.1 {
                     for c in [n.left, n.right] {
-                        heap.push(Candidate { lower_bound: child_inh, node: c });
+                        heap.push(Sibling { lower_bound: child_inh, node: c });
                     }
                 }
             }
@@ -181,13 +204,16 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
         best.0
     }
 
-    fn insert_leaf(&mut self, slot: u32, fat: Aabb<T, D>) -> u32 {
+    /// Inserts a leaf for `slot`, searching for its sibling below `start` (see
+    /// [`Self::best_sibling`]; `NONE` means the root).
+    fn insert_leaf(&mut self, slot: u32, fat: Aabb<T, D>, start: u32) -> u32 {
         let leaf = self.alloc(Node { aabb: fat, parent: NONE, left: NONE, right: NONE, slot, height: 0 });
         if self.root == NONE {
             self.root = leaf;
             return leaf;
         }
-        let sibling = self.best_sibling(&fat);
+        let start = if start == NONE { self.root } else { start };
+        let sibling = self.best_sibling(start, &fat);
         let old_parent = self.nodes[sibling as usize].parent;
         let merged = self.nodes[sibling as usize].aabb.merged(&fat);
         let h = self.nodes[sibling as usize].height + 1;
@@ -212,11 +238,13 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
         leaf
     }
 
-    fn remove_leaf(&mut self, leaf: u32) {
+    /// Unlinks a leaf; returns the node that took its parent's place (`NONE` if the tree is
+    /// now empty or the leaf's sibling became the root).
+    fn remove_leaf(&mut self, leaf: u32) -> u32 {
         self.free_nodes.push(leaf);
         if leaf == self.root {
             self.root = NONE;
-            return;
+            return NONE;
         }
         let parent = self.nodes[leaf as usize].parent;
         let grand = self.nodes[parent as usize].parent;
@@ -226,6 +254,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
         self.nodes[sibling as usize].parent = grand;
         if grand == NONE {
             self.root = sibling;
+            NONE
         } else {
             if self.nodes[grand as usize].left == parent {
                 self.nodes[grand as usize].left = sibling;
@@ -233,18 +262,40 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
                 self.nodes[grand as usize].right = sibling;
             }
             self.refit_from(grand);
+            sibling
         }
     }
 
-    /// Walks up from `node`, rebalancing and refitting boxes and heights.
+    /// The lowest ancestor-or-self of `node` whose box holds `b` (`NONE`: search from the root).
+    /// A moved leaf re-enters the tree from there (Bullet's `btDbvt::update` does the same with
+    /// a fixed look-ahead): coherent motion keeps it near its old place at O(depth of the
+    /// subtree) cost instead of a search from the root.
+    fn enclosing_ancestor(&self, mut node: u32, b: &Aabb<T, D>) -> u32 {
+        while node != NONE && !self.nodes[node as usize].aabb.contains(b) {
+            node = self.nodes[node as usize].parent;
+        }
+        node
+    }
+
+    /// Walks up from `node` (whose children changed), rebalancing and refitting boxes and
+    /// heights. Stops early at an ancestor that needed no rotation and whose box and height did
+    /// not change: the ones above are then unchanged too (their boxes are unions, their balance
+    /// depends on heights only). `node` itself is always redone: a freshly linked parent already
+    /// holds the right values, but its ancestors do not yet.
     fn refit_from(&mut self, mut node: u32) {
+        let mut first = true;
         while node != NONE {
-            node = self.balance(node);
-            let (l, r) = (self.nodes[node as usize].left, self.nodes[node as usize].right);
+            let balanced = self.balance(node);
+            let (l, r) = (self.nodes[balanced as usize].left, self.nodes[balanced as usize].right);
             let (bl, br) = (self.nodes[l as usize].aabb, self.nodes[r as usize].aabb);
             let h = 1 + self.nodes[l as usize].height.max(self.nodes[r as usize].height);
-            let n = &mut self.nodes[node as usize];
-            n.aabb = bl.merged(&br);
+            let merged = bl.merged(&br);
+            let n = &mut self.nodes[balanced as usize];
+            if !first && balanced == node && n.height == h && n.aabb == merged {
+                return;
+            }
+            first = false;
+            n.aabb = merged;
             n.height = h;
             node = n.parent;
         }
@@ -328,15 +379,11 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
             self.moved.push(slot);
         }
     }
-
-    fn drop_candidates_of(&mut self, slot: u32) {
-        self.candidates.retain(|&(a, b)| a != slot && b != slot);
-    }
 }
 
 impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        if self.slot_of.contains_key(&id) {
+        if self.slot_of.contains(id) {
             return Err(BroadPhaseError::DuplicateId(id));
         }
         let slot = match self.free_slots.pop() {
@@ -344,6 +391,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
             None => {
                 self.ids.push(id);
                 self.tight.push(aabb);
+                self.fat.push(aabb);
                 self.leaf.push(NONE);
                 self.is_moved.push(false);
                 (self.ids.len() - 1) as u32
@@ -352,70 +400,86 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         self.ids[slot as usize] = id;
         self.tight[slot as usize] = aabb;
         let fat = self.fatten(&aabb, &Vector::zeros());
-        self.leaf[slot as usize] = self.insert_leaf(slot, fat);
+        self.fat[slot as usize] = fat;
+        self.leaf[slot as usize] = self.insert_leaf(slot, fat, NONE);
         self.slot_of.insert(id, slot);
         self.mark_moved(slot);
         Ok(())
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        let slot = *self.slot_of.get(&id).ok_or(BroadPhaseError::UnknownId(id))?;
+        let slot = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))?;
         let old = self.tight[slot as usize];
         self.tight[slot as usize] = aabb;
-        let leaf = self.leaf[slot as usize];
-        if self.nodes[leaf as usize].aabb.contains(&aabb) {
+        if self.fat[slot as usize].contains(&aabb) {
             return Ok(()); // still inside its fat box: the tree and candidates stay valid
         }
         let displacement = aabb.center() - old.center();
-        self.remove_leaf(leaf);
+        let took_place = self.remove_leaf(self.leaf[slot as usize]);
         let fat = self.fatten(&aabb, &displacement);
-        self.leaf[slot as usize] = self.insert_leaf(slot, fat);
+        let start = self.enclosing_ancestor(took_place, &fat);
+        self.fat[slot as usize] = fat;
+        self.leaf[slot as usize] = self.insert_leaf(slot, fat, start);
         self.mark_moved(slot);
         Ok(())
     }
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
-        let slot = self.slot_of.remove(&id).ok_or(BroadPhaseError::UnknownId(id))?;
+        let slot = self.slot_of.remove(id).ok_or(BroadPhaseError::UnknownId(id))?;
         self.remove_leaf(self.leaf[slot as usize]);
         self.leaf[slot as usize] = NONE;
-        self.drop_candidates_of(slot);
-        if self.is_moved[slot as usize] {
-            self.moved.retain(|&s| s != slot);
-            self.is_moved[slot as usize] = false;
-        }
+        // Its candidates are dropped at the next `find_pairs`, with those of the moved leaves
+        // (the slot has no leaf then, so nothing new is found for it).
+        self.mark_moved(slot);
         self.free_slots.push(slot);
         Ok(())
     }
 
     fn find_pairs(&mut self) {
         // Candidates of moved leaves are recomputed from the tree; the others stay valid since
-        // neither fat box changed.
-        let moved = core::mem::take(&mut self.moved);
-        if !moved.is_empty() {
-            let moved_set: HashSet<u32> = moved.iter().copied().collect();
-            self.candidates.retain(|(a, b)| !moved_set.contains(a) && !moved_set.contains(b));
-            let mut hits = Vec::new();
-            for &s in &moved {
-                self.is_moved[s as usize] = false;
-                let fat = self.nodes[self.leaf[s as usize] as usize].aabb;
-                let mut stack = core::mem::take(&mut self.stack);
+        // neither fat box changed. Everything stays sorted by ids, so the frame is O(k) merges
+        // plus the moved leaves' queries, never a sort of all k candidates.
+        if !self.moved.is_empty() {
+            let is_moved = &self.is_moved;
+            self.candidates.retain(|c| !is_moved[c.slots.0 as usize] && !is_moved[c.slots.1 as usize]);
+            let mut fresh = core::mem::take(&mut self.fresh);
+            let mut stack = core::mem::take(&mut self.stack);
+            fresh.clear();
+            for &s in &self.moved {
+                let leaf = self.leaf[s as usize];
+                if leaf == NONE {
+                    continue; // removed
+                }
+                let fat = self.nodes[leaf as usize].aabb;
                 self.visit_overlapping(&fat, &mut stack, |o| {
-                    if o != s {
-                        hits.push((s.min(o), s.max(o)));
+                    // Two moved leaves find each other: keep the pair once.
+                    if o != s && (!self.is_moved[o as usize] || s < o) {
+                        let (ia, ib) = (self.ids[s as usize], self.ids[o as usize]);
+                        fresh.push(if ia < ib {
+                            Candidate { ids: (ia, ib), slots: (s, o) }
+                        } else {
+                            Candidate { ids: (ib, ia), slots: (o, s) }
+                        });
                     }
                 });
-                self.stack = stack;
             }
-            self.candidates.extend(hits);
+            fresh.sort_unstable();
+            merge_sorted(&self.candidates, &fresh, &mut self.merged);
+            core::mem::swap(&mut self.candidates, &mut self.merged);
+            for &s in &self.moved {
+                self.is_moved[s as usize] = false;
+            }
+            self.moved.clear();
+            self.fresh = fresh;
+            self.stack = stack;
         }
-        self.moved = moved;
-        self.moved.clear();
         let out = self.events.staging();
-        for &(a, b) in &self.candidates {
-            if overlaps(&self.tight[a as usize], &self.tight[b as usize]) {
-                out.push(pair(self.ids[a as usize], self.ids[b as usize]));
-            }
-        }
+        out.extend(
+            self.candidates
+                .iter()
+                .filter(|c| overlaps(&self.tight[c.slots.0 as usize], &self.tight[c.slots.1 as usize]))
+                .map(|c| c.ids),
+        );
         self.events.commit();
     }
 
@@ -454,6 +518,24 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         self.slot_of.len()
     }
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
-        self.slot_of.get(&id).map(|&s| self.tight[s as usize])
+        self.slot_of.get(id).map(|s| self.tight[s as usize])
     }
+}
+
+/// Merges two sorted candidate lists into `out` (cleared first).
+fn merge_sorted(a: &[Candidate], b: &[Candidate], out: &mut Vec<Candidate>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if b[j] < a[i] {
+            out.push(b[j]);
+            j += 1;
+        } else {
+            out.push(a[i]);
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
 }

@@ -1,11 +1,11 @@
 //! Hierarchical grid.
 
 use crate::cells::for_each_cell;
+use crate::id_hash::IdMap;
 use crate::proxies::{overlaps, pair, ProxyId};
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
 use cd_geom::{Aabb, Real};
-use std::collections::HashMap;
 
 /// Hierarchical grid (RTR 25.1.2; Mirtich's multi-level grid): levels whose cell sizes double,
 /// each box stored at the level whose cell just exceeds its size (so it covers at most 2^D cells
@@ -18,13 +18,13 @@ pub type HierarchicalGrid<T, const D: usize> = Strategy<Levels<D>, T, D>;
 /// The hierarchical-grid [`PairFinder`]; keeps its maps between frames.
 #[derive(Clone, Debug)]
 pub struct Levels<const D: usize> {
-    cells: HashMap<(u8, [i64; D]), Vec<u32>>,
+    cells: IdMap<(u8, [i64; D]), Vec<u32>>,
     level: Vec<u8>,
 }
 
 impl<const D: usize> Default for Levels<D> {
     fn default() -> Self {
-        Levels { cells: HashMap::new(), level: Vec::new() }
+        Levels { cells: IdMap::default(), level: Vec::new() }
     }
 }
 

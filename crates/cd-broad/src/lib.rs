@@ -29,6 +29,7 @@ mod dynamic_tree;
 mod events;
 mod grid;
 mod hgrid;
+mod id_hash;
 mod incremental_sap;
 mod proxies;
 mod sort_sweep;

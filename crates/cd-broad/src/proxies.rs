@@ -1,8 +1,8 @@
 //! The proxy store every strategy shares: dense arrays of ids and AABBs with an id → slot map,
 //! so removal is O(1) (swap-remove) and iteration is cache-friendly.
 
+use crate::id_hash::SlotTable;
 use cd_geom::{ray_aabb, Aabb, Ray, Real};
-use std::collections::HashMap;
 use std::fmt;
 
 /// The user's id for a proxy.
@@ -33,38 +33,38 @@ impl std::error::Error for BroadPhaseError {}
 pub(crate) struct Proxies<T: Real, const D: usize> {
     pub(crate) ids: Vec<ProxyId>,
     pub(crate) boxes: Vec<Aabb<T, D>>,
-    slot: HashMap<ProxyId, usize>,
+    slot: SlotTable,
 }
 
 impl<T: Real, const D: usize> Proxies<T, D> {
     pub(crate) fn new() -> Self {
-        Proxies { ids: Vec::new(), boxes: Vec::new(), slot: HashMap::new() }
+        Proxies { ids: Vec::new(), boxes: Vec::new(), slot: SlotTable::default() }
     }
     pub(crate) fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        if self.slot.contains_key(&id) {
+        if self.slot.contains(id) {
             return Err(BroadPhaseError::DuplicateId(id));
         }
-        self.slot.insert(id, self.ids.len());
+        self.slot.insert(id, self.ids.len() as u32);
         self.ids.push(id);
         self.boxes.push(aabb);
         Ok(())
     }
     pub(crate) fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        let s = *self.slot.get(&id).ok_or(BroadPhaseError::UnknownId(id))?;
+        let s = self.slot.get(id).ok_or(BroadPhaseError::UnknownId(id))? as usize;
         self.boxes[s] = aabb;
         Ok(())
     }
     pub(crate) fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
-        let s = self.slot.remove(&id).ok_or(BroadPhaseError::UnknownId(id))?;
+        let s = self.slot.remove(id).ok_or(BroadPhaseError::UnknownId(id))? as usize;
         self.ids.swap_remove(s);
         self.boxes.swap_remove(s);
         if s < self.ids.len() {
-            self.slot.insert(self.ids[s], s);
+            self.slot.set(self.ids[s], s as u32);
         }
         Ok(())
     }
     pub(crate) fn get(&self, id: ProxyId) -> Option<Aabb<T, D>> {
-        self.slot.get(&id).map(|&s| self.boxes[s])
+        self.slot.get(id).map(|s| self.boxes[s as usize])
     }
     pub(crate) fn len(&self) -> usize {
         self.ids.len()

@@ -1,11 +1,11 @@
 //! Spatial hashing over an unbounded world.
 
 use crate::cells::{emit_cell_pairs, for_each_cell};
+use crate::id_hash::IdMap;
 use crate::proxies::ProxyId;
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
 use cd_geom::{Aabb, Real};
-use std::collections::HashMap;
 
 /// Spatial hash (RTR 25.1.2): the world is cut into cubic cells as large as the largest box, so a
 /// box covers at most 2^D cells; cells live in a hash map keyed by integer coordinates, so the
@@ -17,12 +17,12 @@ pub type SpatialHash<T, const D: usize> = Strategy<HashCells<D>, T, D>;
 /// The spatial-hash [`PairFinder`]; keeps its cell map between frames.
 #[derive(Clone, Debug)]
 pub struct HashCells<const D: usize> {
-    cells: HashMap<[i64; D], Vec<u32>>,
+    cells: IdMap<[i64; D], Vec<u32>>,
 }
 
 impl<const D: usize> Default for HashCells<D> {
     fn default() -> Self {
-        HashCells { cells: HashMap::new() }
+        HashCells { cells: IdMap::default() }
     }
 }
 

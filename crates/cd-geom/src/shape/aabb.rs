@@ -37,7 +37,8 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     }
     /// The box with the given centre and (non-negative) half extents.
     pub fn from_center_half_extents(center: Point<T, D>, half: Vector<T, D>) -> GeomResult<Self> {
-        validate::point(&center)?;
+        // The centre needs no check of its own: a non-finite or out-of-range centre makes a
+        // corner non-finite or out of range, which `new` reports with the same error.
         if half.iter().any(|h| *h < T::zero()) {
             return Err(GeomError::Negative);
         }
