@@ -11,6 +11,12 @@ use std::collections::BinaryHeap;
 
 const NONE: u32 = u32::MAX;
 
+/// Bins per axis of [`DynamicAabbTree::rebuild`]'s SAH sweep.
+pub const SAH_BINS: usize = 16;
+
+/// A frame inserting fewer proxies than this inserts them one by one, whatever the tree size.
+const MIN_REBUILD: usize = 64;
+
 #[derive(Clone, Debug)]
 struct Node<T: Real, const D: usize> {
     /// Fat box for leaves, union of children for internal nodes.
@@ -80,6 +86,9 @@ pub struct DynamicAabbTree<T: Real, const D: usize> {
     slot_of: SlotTable,
     moved: Vec<u32>,
     is_moved: Vec<bool>,
+    /// Slots inserted since the last `find_pairs`, not yet in the tree: a large batch is built
+    /// by [`Self::rebuild`] instead of one insertion each.
+    pending: Vec<u32>,
     /// Pairs of leaves whose fat boxes overlap, sorted by ids (so the exact pairs filtered from
     /// them come out sorted); kept between frames and recomputed only around moved leaves.
     candidates: Vec<Candidate>,
@@ -118,6 +127,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
             slot_of: SlotTable::default(),
             moved: Vec::new(),
             is_moved: Vec::new(),
+            pending: Vec::new(),
             candidates: Vec::new(),
             fresh: Vec::new(),
             merged: Vec::new(),
@@ -126,6 +136,124 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
             stack: Vec::new(),
             heap: BinaryHeap::new(),
         }
+    }
+
+    /// Rebuilds the whole tree top-down by binned SAH (surface-area heuristic over
+    /// [`SAH_BINS`] bins of the leaf centres on each axis). Incremental insertion and rotations
+    /// keep the tree valid and shallow, but its quality drifts as objects move; a rebuild
+    /// restores it, e.g. after a level load or every few hundred frames. Fat boxes and pairs are
+    /// unchanged, so it changes no result, only the cost of later frames. O(n log n).
+    ///
+    /// `find_pairs` calls it by itself when a frame inserts at least as many proxies as the
+    /// tree holds (at least 64): a bulk load is then one build instead of n insertions.
+    pub fn rebuild(&mut self) {
+        let mut items: Vec<(u32, Aabb<T, D>)> = (0..self.ids.len() as u32)
+            .filter(|&s| self.leaf[s as usize] != NONE)
+            .chain(self.pending.drain(..))
+            .map(|s| (s, self.fat[s as usize]))
+            .collect();
+        self.nodes.clear();
+        self.free_nodes.clear();
+        self.root = NONE;
+        if items.is_empty() {
+            return;
+        }
+        // Each task: a range of `items` and the node waiting for it as a child (`NONE` for the
+        // root). A parent is always allocated before its children, so a reverse sweep over the
+        // nodes fills in boxes and heights bottom-up.
+        // SAH can peel one item per level off skewed inputs (exponentially spaced boxes); past
+        // twice the balanced depth, splits are by count (median of the centres), which bounds
+        // the height by O(log n).
+        let max_depth = 2 * (usize::BITS - items.len().leading_zeros()) as usize + 8;
+        let mut tasks = vec![(0, items.len(), NONE, false, 0usize)];
+        while let Some((lo, hi, parent, is_right, depth)) = tasks.pop() {
+            let node = self.nodes.len() as u32;
+            let leaf_slot = if hi - lo == 1 { items[lo].0 } else { NONE };
+            self.nodes.push(Node {
+                aabb: items[lo].1,
+                parent,
+                left: NONE,
+                right: NONE,
+                slot: leaf_slot,
+                height: 0,
+            });
+            if parent == NONE {
+                self.root = node;
+            } else if is_right {
+                self.nodes[parent as usize].right = node;
+            } else {
+                self.nodes[parent as usize].left = node;
+            }
+            if leaf_slot != NONE {
+                self.leaf[leaf_slot as usize] = node;
+            } else {
+                let range = &mut items[lo..hi];
+                let mid = lo + if depth < max_depth { sah_split(range) } else { median_split(range) };
+                tasks.push((mid, hi, node, true, depth + 1));
+                tasks.push((lo, mid, node, false, depth + 1));
+            }
+        }
+        for n in (0..self.nodes.len()).rev() {
+            let node = &self.nodes[n];
+            if node.slot == NONE {
+                let (l, r) = (&self.nodes[node.left as usize], &self.nodes[node.right as usize]);
+                let (aabb, height) = (l.aabb.merged(&r.aabb), 1 + l.height.max(r.height));
+                self.nodes[n].aabb = aabb;
+                self.nodes[n].height = height;
+            }
+        }
+    }
+
+    /// Checks the tree's structure and returns the first violation: parent and child links
+    /// agree, every internal box is the union of its children and every height one more than
+    /// its taller child's, every proxy in the tree has exactly one leaf whose fat box holds its
+    /// box. O(n); for tests and debugging.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut leaves = 0;
+        if self.root != NONE {
+            if self.nodes[self.root as usize].parent != NONE {
+                return Err("the root has a parent".into());
+            }
+            let mut stack = vec![self.root];
+            while let Some(n) = stack.pop() {
+                let node = &self.nodes[n as usize];
+                if node.slot != NONE {
+                    leaves += 1;
+                    let s = node.slot as usize;
+                    if self.leaf[s] != n {
+                        return Err(format!("leaf {n} holds slot {s}, whose leaf is {}", self.leaf[s]));
+                    }
+                    if node.aabb != self.fat[s] || !node.aabb.contains(&self.tight[s]) {
+                        return Err(format!("leaf {n}: fat box does not hold slot {s}'s box"));
+                    }
+                    if node.height != 0 {
+                        return Err(format!("leaf {n} has height {}", node.height));
+                    }
+                    continue;
+                }
+                for c in [node.left, node.right] {
+                    if c == NONE || self.nodes[c as usize].parent != n {
+                        return Err(format!("node {n}: child {c} does not point back"));
+                    }
+                }
+                let (l, r) = (&self.nodes[node.left as usize], &self.nodes[node.right as usize]);
+                if node.aabb != l.aabb.merged(&r.aabb) {
+                    return Err(format!("node {n}: box is not the union of its children"));
+                }
+                if node.height != 1 + l.height.max(r.height) {
+                    return Err(format!("node {n}: height {} is wrong", node.height));
+                }
+                stack.extend([node.left, node.right]);
+            }
+        }
+        if leaves + self.pending.len() != self.slot_of.len() {
+            return Err(format!(
+                "{leaves} leaves and {} pending for {} proxies",
+                self.pending.len(),
+                self.slot_of.len()
+            ));
+        }
+        Ok(())
     }
 
     /// Height of the tree (0 for a single leaf, -1 when empty).
@@ -399,9 +527,9 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         };
         self.ids[slot as usize] = id;
         self.tight[slot as usize] = aabb;
-        let fat = self.fatten(&aabb, &Vector::zeros());
-        self.fat[slot as usize] = fat;
-        self.leaf[slot as usize] = self.insert_leaf(slot, fat, NONE);
+        self.fat[slot as usize] = self.fatten(&aabb, &Vector::zeros());
+        self.leaf[slot as usize] = NONE;
+        self.pending.push(slot);
         self.slot_of.insert(id, slot);
         self.mark_moved(slot);
         Ok(())
@@ -413,6 +541,11 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         self.tight[slot as usize] = aabb;
         if self.fat[slot as usize].contains(&aabb) {
             return Ok(()); // still inside its fat box: the tree and candidates stay valid
+        }
+        if self.leaf[slot as usize] == NONE {
+            // Inserted this frame, not in the tree yet.
+            self.fat[slot as usize] = self.fatten(&aabb, &Vector::zeros());
+            return Ok(());
         }
         let displacement = aabb.center() - old.center();
         let took_place = self.remove_leaf(self.leaf[slot as usize]);
@@ -426,8 +559,12 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
         let slot = self.slot_of.remove(id).ok_or(BroadPhaseError::UnknownId(id))?;
-        self.remove_leaf(self.leaf[slot as usize]);
-        self.leaf[slot as usize] = NONE;
+        if self.leaf[slot as usize] == NONE {
+            self.pending.retain(|&s| s != slot);
+        } else {
+            self.remove_leaf(self.leaf[slot as usize]);
+            self.leaf[slot as usize] = NONE;
+        }
         // Its candidates are dropped at the next `find_pairs`, with those of the moved leaves
         // (the slot has no leaf then, so nothing new is found for it).
         self.mark_moved(slot);
@@ -436,6 +573,18 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     }
 
     fn find_pairs(&mut self) {
+        // Newcomers enter the tree: one by one, or all at once by a rebuild when they are at
+        // least as many as the leaves already in (the first frame, a level load).
+        if !self.pending.is_empty() {
+            let in_tree = self.slot_of.len() - self.pending.len();
+            if self.pending.len() >= in_tree.max(MIN_REBUILD) {
+                self.rebuild();
+            } else {
+                for s in core::mem::take(&mut self.pending) {
+                    self.leaf[s as usize] = self.insert_leaf(s, self.fat[s as usize], NONE);
+                }
+            }
+        }
         // Candidates of moved leaves are recomputed from the tree; the others stay valid since
         // neither fat box changed. Everything stays sorted by ids, so the frame is O(k) merges
         // plus the moved leaves' queries, never a sort of all k candidates.
@@ -487,17 +636,24 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         &self.events
     }
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
-        self.visit_overlapping(aabb, &mut Vec::new(), |slot| {
+        let mut hit = |slot: u32| {
             if overlaps(&self.tight[slot as usize], aabb) {
                 out.push(self.ids[slot as usize]);
             }
-        });
+        };
+        self.pending.iter().for_each(|&s| hit(s));
+        self.visit_overlapping(aabb, &mut Vec::new(), hit);
     }
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
+        let prepared = PreparedRay::new(ray);
+        for &s in &self.pending {
+            if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.tight[s as usize]) {
+                out.push((self.ids[s as usize], t));
+            }
+        }
         if self.root == NONE {
             return;
         }
-        let prepared = PreparedRay::new(ray);
         let mut stack = vec![self.root];
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
@@ -538,4 +694,92 @@ fn merge_sorted(a: &[Candidate], b: &[Candidate], out: &mut Vec<Candidate>) {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
+}
+
+/// Orders `items` (slot, fat box) so that `[..mid]` and `[mid..]` are the two children of the
+/// cheapest binned SAH split, and returns `mid` (0 < mid < len). Items whose centres cannot be
+/// separated (all equal) are split in half.
+fn sah_split<T: Real, const D: usize>(items: &mut [(u32, Aabb<T, D>)]) -> usize {
+    let n = items.len();
+    let centre = |b: &Aabb<T, D>| b.center();
+    let mut lo = centre(&items[0].1);
+    let mut hi = lo;
+    for (_, b) in items.iter() {
+        let c = centre(b);
+        lo = lo.inf(&c);
+        hi = hi.sup(&c);
+    }
+    let bin_of = |c: T, axis: usize| -> usize {
+        let t = (c - lo[axis]) / (hi[axis] - lo[axis]) * T::lit(SAH_BINS as f64);
+        (t.to_f64().max(0.0) as usize).min(SAH_BINS - 1)
+    };
+    // Best (cost, axis, first bin of the right side).
+    let mut best: Option<(T, usize, usize)> = None;
+    for axis in 0..D {
+        if hi[axis] <= lo[axis] {
+            continue;
+        }
+        let mut counts = [0usize; SAH_BINS];
+        let mut boxes: [Option<Aabb<T, D>>; SAH_BINS] = [None; SAH_BINS];
+        for (_, b) in items.iter() {
+            let k = bin_of(centre(b)[axis], axis);
+            counts[k] += 1;
+            boxes[k] = Some(boxes[k].map_or(*b, |x| x.merged(b)));
+        }
+        // Area·count of every prefix (left sides), then sweep the suffixes (right sides).
+        let mut left_cost = [T::zero(); SAH_BINS];
+        let (mut acc, mut count): (Option<Aabb<T, D>>, usize) = (None, 0);
+        for k in 0..SAH_BINS {
+            if let Some(b) = boxes[k] {
+                acc = Some(acc.map_or(b, |a| a.merged(&b)));
+            }
+            count += counts[k];
+            left_cost[k] = acc.map_or(T::zero(), |a| a.surface_area() * T::lit(count as f64));
+        }
+        let (mut acc, mut count): (Option<Aabb<T, D>>, usize) = (None, 0);
+        for k in (1..SAH_BINS).rev() {
+            if let Some(b) = boxes[k] {
+                acc = Some(acc.map_or(b, |a| a.merged(&b)));
+            }
+            count += counts[k];
+            if count == 0 || count == n {
+                continue;
+            }
+            let cost = left_cost[k - 1] + acc.map_or(T::zero(), |a| a.surface_area() * T::lit(count as f64));
+            if best.is_none_or(|(c, _, _)| cost < c) {
+                best = Some((cost, axis, k));
+            }
+        }
+    }
+    match best {
+        Some((_, axis, split)) => {
+            // Partition in place: left side first.
+            let mut mid = 0;
+            for i in 0..n {
+                if bin_of(centre(&items[i].1)[axis], axis) < split {
+                    items.swap(i, mid);
+                    mid += 1;
+                }
+            }
+            mid
+        }
+        None => n / 2,
+    }
+}
+
+/// Orders `items` so that `[..len/2]` holds the boxes whose centres are lowest along the axis of
+/// widest centre spread, and returns `len / 2`.
+fn median_split<T: Real, const D: usize>(items: &mut [(u32, Aabb<T, D>)]) -> usize {
+    let mut lo = items[0].1.center();
+    let mut hi = lo;
+    for (_, b) in items.iter() {
+        lo = lo.inf(&b.center());
+        hi = hi.sup(&b.center());
+    }
+    let axis = (hi - lo).imax();
+    let mid = items.len() / 2;
+    items.select_nth_unstable_by(mid, |a, b| {
+        a.1.center()[axis].partial_cmp(&b.1.center()[axis]).unwrap_or(Ordering::Equal)
+    });
+    mid
 }

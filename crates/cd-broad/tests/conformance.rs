@@ -7,6 +7,9 @@ use cd_broad::*;
 use cd_geom::{Aabb, Point, Ray, Real, Vector};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod rng;
+use rng::Rng;
+
 fn strategies<T: Real, const D: usize>() -> Vec<(&'static str, Box<dyn BroadPhase<T, D>>)> {
     vec![
         ("brute-force", Box::new(BruteForce::<T, D>::new())),
@@ -20,20 +23,6 @@ fn strategies<T: Real, const D: usize>() -> Vec<(&'static str, Box<dyn BroadPhas
         ("incremental-sap-2-axes", Box::new(IncrementalSap::<T, D>::with_axes(2))),
         ("incremental-sap-1-axis", Box::new(IncrementalSap::<T, D>::with_axes(1))),
     ]
-}
-
-/// Deterministic uniform values in [0, 1).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
 }
 
 enum Op<T: Real, const D: usize> {
