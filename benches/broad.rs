@@ -75,23 +75,25 @@ fn bench(c: &mut Criterion) {
         bench_parry(&mut g, &mut scene);
         g.finish();
     }
-    // The clustered case: boxes on a floor.
-    let n = if cd_benches::quick() { 1_000 } else { 10_000 };
-    let mut g = c.benchmark_group(format!("broad_floor_{n}"));
-    g.sample_size(10).measurement_time(cd_benches::measurement(std::time::Duration::from_secs(3)));
-    let mut scene = RecordedScene::record(BroadScene::floor(n), recorded_frames(n));
-    bench_cd(
-        &mut g,
-        "cd_incremental_sap_2_axes",
-        &mut scene,
-        Box::new(IncrementalSap::<f32, 3>::with_axes(2)),
-    );
-    bench_cd(&mut g, "cd_incremental_sap", &mut scene, Box::new(IncrementalSap::<f32, 3>::new()));
-    bench_cd(&mut g, "cd_sort_and_sweep", &mut scene, Box::new(SortAndSweep::<f32, 3>::new()));
-    bench_cd(&mut g, "cd_uniform_grid", &mut scene, Box::new(UniformGrid::<f32, 3>::new()));
-    bench_cd(&mut g, "cd_dynamic_tree", &mut scene, Box::new(DynamicAabbTree::<f32, 3>::new()));
-    bench_parry(&mut g, &mut scene);
-    g.finish();
+    // The clustered case: boxes on a floor, at every size, so the plot shows how each
+    // strategy scales with coherent motion (incremental SAP: O(n + crossings)).
+    for n in cd_benches::sizes(&[1_000usize, 10_000, 100_000]) {
+        let mut g = c.benchmark_group(format!("broad_floor_{n}"));
+        g.sample_size(10).measurement_time(cd_benches::measurement(std::time::Duration::from_secs(3)));
+        let mut scene = RecordedScene::record(BroadScene::floor(n), recorded_frames(n));
+        bench_cd(
+            &mut g,
+            "cd_incremental_sap_2_axes",
+            &mut scene,
+            Box::new(IncrementalSap::<f32, 3>::with_axes(2)),
+        );
+        bench_cd(&mut g, "cd_incremental_sap", &mut scene, Box::new(IncrementalSap::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_sort_and_sweep", &mut scene, Box::new(SortAndSweep::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_uniform_grid", &mut scene, Box::new(UniformGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_dynamic_tree", &mut scene, Box::new(DynamicAabbTree::<f32, 3>::new()));
+        bench_parry(&mut g, &mut scene);
+        g.finish();
+    }
 }
 
 /// parry's `Bvh` driven the way rapier drives it.

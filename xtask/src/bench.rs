@@ -4,8 +4,8 @@
 //! A full run rewrites the part of `docs/benchmarks.md` between its generated-section markers:
 //! the machine, the toolchain and the date, then one table per layer (geom, bv, broad, mid,
 //! narrow, ccd, world) of cd time, parry time and their ratio; it also redraws the ratio bars
-//! (`docs/benchmarks-all.svg`) and the build-time-against-size plot
-//! (`docs/mid-build-sizes.svg`). The hand-written analysis around the markers is kept.
+//! (`docs/benchmarks-all.svg`) and the time-against-size plots (`docs/mid-build-sizes.svg`,
+//! `docs/broad-sizes.svg`, `docs/broad-floor-sizes.svg`). The hand-written analysis around the markers is kept.
 //!
 //! `--quick` runs every benchmark on its smallest input with short warm-up and measurement
 //! times and no accuracy oracles (a smoke test that they all run, for CI; its numbers are too
@@ -173,6 +173,17 @@ pub fn main(args: &[String]) {
                 &super::size_series(&root.join("target/criterion"), "mid_build_boxes_"),
             ),
         ),
+        (
+            root.join("docs/broad-sizes.svg"),
+            super::size_svg("broad_", &super::size_series(&root.join("target/criterion"), "broad_")),
+        ),
+        (
+            root.join("docs/broad-floor-sizes.svg"),
+            super::size_svg(
+                "broad_floor_",
+                &super::size_series(&root.join("target/criterion"), "broad_floor_"),
+            ),
+        ),
     ];
     for (path, text) in writes {
         if let Err(e) = std::fs::write(&path, text) {
@@ -181,7 +192,7 @@ pub fn main(args: &[String]) {
         }
     }
     println!(
-        "{} rows; docs/benchmarks.md, docs/benchmarks-all.svg and docs/mid-build-sizes.svg updated",
+        "{} rows; docs/benchmarks.md and its plots (benchmarks-all, mid-build-sizes, broad-sizes, broad-floor-sizes) updated",
         rows.len()
     );
 }
