@@ -12,7 +12,7 @@ use std::collections::BinaryHeap;
 const NONE: u32 = u32::MAX;
 
 /// Bins per axis of [`DynamicAabbTree::rebuild`]'s SAH sweep.
-pub const SAH_BINS: usize = 16;
+const SAH_BINS: usize = 16;
 
 /// A frame inserting fewer proxies than this inserts them one by one, whatever the tree size.
 const MIN_REBUILD: usize = 64;
@@ -139,7 +139,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
     }
 
     /// Rebuilds the whole tree top-down by binned SAH (surface-area heuristic over
-    /// [`SAH_BINS`] bins of the leaf centres on each axis). Incremental insertion and rotations
+    /// 16 bins of the leaf centres on each axis). Incremental insertion and rotations
     /// keep the tree valid and shallow, but its quality drifts as objects move; a rebuild
     /// restores it, e.g. after a level load or every few hundred frames. Fat boxes and pairs are
     /// unchanged, so it changes no result, only the cost of later frames. O(n log n).
