@@ -32,7 +32,7 @@ enum Command {
         #[arg(long, default_value_t = 300)]
         steps: usize,
         /// Broad phase: brute, sap, sort-sweep, grid, hash, hgrid or tree.
-        #[arg(long, default_value = "grid", value_parser = clap::builder::PossibleValuesParser::new(strategy::NAMES))]
+        #[arg(long, default_value = "sap", value_parser = clap::builder::PossibleValuesParser::new(strategy::NAMES))]
         broad: String,
         /// Write a ray-cast picture (PNG, 640×480) of the final state.
         #[arg(long, value_name = "FILE.png")]

@@ -29,7 +29,7 @@ pub mod shape;
 
 use std::time::{Duration, Instant};
 
-use cd_broad::{BroadPhase, BroadPhaseError, DynamicAabbTree, SortAndSweep};
+use cd_broad::{BroadPhase, BroadPhaseError, DynamicAabbTree, IncrementalSap};
 use cd_geom::{GeomError, Real};
 use cd_narrow::{Manifold, NarrowError, PairCache};
 use cd_response::{
@@ -263,9 +263,14 @@ pub struct World<T: Real> {
     rigid: Vec<RigidBody<T>>,
 }
 
+/// Default settings with an incremental sweep-and-prune for the moving bodies: simulated bodies
+/// move coherently, where it is the fastest strategy in the world benchmark (broad phase 0.24 ms
+/// per frame at 1,000 bodies and 0.90 ms at 10,000, against 0.62 and 2.1 ms for the uniform
+/// grid). Scenes of objects that jump around suit `SortAndSweep` or `UniformGrid` better
+/// (docs/CHOOSING.md); pass one to [`World::new`].
 impl<T: Real> Default for World<T> {
     fn default() -> Self {
-        Self::new(WorldConfig::default(), Box::new(SortAndSweep::<T, 3>::new()))
+        Self::new(WorldConfig::default(), Box::new(IncrementalSap::<T, 3>::new()))
             .expect("default settings are valid")
     }
 }
