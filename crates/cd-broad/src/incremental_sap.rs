@@ -5,7 +5,7 @@ use crate::events::PairEvents;
 use crate::id_hash::{IdSet, SlotTable};
 use crate::proxies::{overlaps, pair, BroadPhaseError, ProxyId};
 use crate::{BroadPhase, Pair};
-use cd_geom::{ray_aabb, Aabb, Ray, Real};
+use cd_geom::{ray_aabb, Aabb, BoundingVolume, Ray, Real};
 
 /// One end of a box's interval on one axis: 8 bytes in f32, so a list streams through cache.
 #[derive(Clone, Copy, Debug)]
@@ -38,35 +38,47 @@ impl<T: Real> Endpoint<T> {
 const BATCH_FRACTION: usize = 8;
 const MIN_BATCH: usize = 64;
 
+/// When more than one in this many listed proxies left their margins, a frame re-sorts whole
+/// lists (sequential passes); fewer are sifted one by one (random access, but only around them).
+const SIFT_FRACTION: usize = 8;
+
 /// Incremental sweep-and-prune: per axis, a list of interval endpoints kept sorted from frame to
 /// frame by insertion sort. Motion is coherent, so each endpoint moves only a few places, and
 /// only one box's min passing another's max (or back) can change whether the two overlap.
 ///
-/// * `update` only stores the box. `find_pairs` then refreshes each list's values and runs one
-///   insertion-sort pass over it: sequential memory, O(n + s) for s swaps.
-/// * When a min passes a max the two boxes start to overlap on that axis; the pair is added if
-///   their (new) boxes overlap on every axis. When a max passes a min they stop; after the
-///   passes, the pairs of the set that no longer overlap are taken out in one sweep of the set.
-///   Every pair ends up present exactly when it overlaps, since every box already holds its
-///   final value during the passes: a pair that overlaps at the end either did before, or was
-///   joined on some axis by a crossing that tested it.
-/// * The changed pairs give the events directly, so a frame with k pairs and c changes costs
-///   O(k + c log c) bookkeeping with no sort of the k pairs. No per-pair counter of overlapping
-///   axes is kept (in 3D that would hold every pair overlapping on *any* axis).
+/// * **Fat intervals.** The lists hold each box grown by a margin (10 % of its largest extent by
+///   default, [`Self::margin`]), and a box's endpoints move only when the box leaves that fat
+///   box. The pairs whose fat boxes overlap are the candidates; the reported pairs are the
+///   candidates whose boxes overlap, kept in a list sorted by ids, so a frame where no box left
+///   its margin costs one box test per candidate and no sorting.
+/// * **Few boxes left their margins** (the usual frame of a coherent scene): each one's
+///   endpoints are sifted into place, and at every crossing of a min and a max the two
+///   intervals are compared on the other axes by their positions in those lists (Bullet's
+///   `btAxisSweep3` rule): the lists always describe one consistent set of intervals, so the
+///   candidate set stays exactly the pairs overlapping by rank on every axis.
+/// * **Many left, or proxies came and went**: every changed list gets one insertion-sort pass,
+///   sequential in memory. A min crossing a max tests the two (final) fat boxes and adds the
+///   pair if they overlap; separations only raise a flag, and one sweep of the candidate set
+///   afterwards drops what no longer overlaps. Every box already holds its final value during
+///   the passes, so a pair that overlaps at the end either did before or was joined on some
+///   axis by a crossing that tested it.
+/// * No per-pair counter of overlapping axes is kept (in 3D that would hold every pair
+///   overlapping on *any* axis).
 ///
 /// `with_axes(2)` sweeps only the two axes along which the boxes spread most — the fix for the
 /// seed's worst case, many boxes resting on a floor and jittering vertically, where every
-/// vertical step would pass thousands of endpoints; pairs are then confirmed on the remaining
-/// axis before being reported. The axes are chosen from the spread of the boxes when the first
-/// frame is computed.
+/// vertical step would pass thousands of endpoints; candidates are then confirmed on every axis
+/// anyway. The axes are chosen from the spread of the boxes when the first frame is computed.
 ///
-/// A teleporting box crosses O(n) endpoints per axis (about 10 ns per frame per box per axis
-/// crossed — see `docs/benchmarks.md`); scenes where many boxes jump every frame suit
-/// [`crate::SortAndSweep`] or a grid better.
+/// A teleporting box crosses O(n) endpoints per axis; scenes where many boxes jump every frame
+/// suit [`crate::SortAndSweep`] or a grid better.
 #[derive(Clone, Debug)]
 pub struct IncrementalSap<T: Real, const D: usize> {
     ids: Vec<ProxyId>,
+    /// The users' boxes, and the fat boxes the lists hold.
+    tight: Vec<Aabb<T, D>>,
     boxes: Vec<Aabb<T, D>>,
+    margin: T,
     /// Live slots (removed ones stay in the lists, at +∞, until the next `find_pairs`).
     alive: Vec<bool>,
     /// Whether a slot's endpoints are in the lists.
@@ -75,24 +87,31 @@ pub struct IncrementalSap<T: Real, const D: usize> {
     pending: Vec<u32>,
     dead: Vec<u32>,
     free: Vec<u32>,
+    /// Listed slots whose fat box changed since the last `find_pairs`.
+    moved: Vec<u32>,
+    is_moved: Vec<bool>,
     slot_of: SlotTable,
     /// Axes swept (chosen at the first `find_pairs`).
     axes: Vec<usize>,
     wanted_axes: usize,
-    /// Per swept axis: endpoints, sorted after each `find_pairs`.
+    /// Per swept axis: endpoints, sorted after each `find_pairs`, and each endpoint's index in
+    /// its list (by key, `2·slot + is_max`).
     lists: Vec<Vec<Endpoint<T>>>,
-    /// Per swept axis, per slot: `[min, max]` on that axis (`[+∞, +∞]` once removed), written by
-    /// `update` so the sort passes read their values from one small dense array per axis
-    /// instead of from the boxes (which made the refresh the frame's main cost).
+    position: Vec<Vec<u32>>,
+    /// Per swept axis, per slot: the fat `[min, max]` on that axis (`[+∞, +∞]` once removed),
+    /// written when a fat box changes, so the passes read one small dense array per axis.
     bounds: Vec<Vec<[T; 2]>>,
-    /// Per swept axis: did any bound change since the last sort pass?
+    /// Per swept axis: did any bound change since the lists were last sorted?
     dirty: Vec<bool>,
-    /// Pairs of slots (`a < b`) overlapping on every swept axis.
+    /// Pairs of slots (`a < b`) whose fat boxes overlap on every swept axis.
     overlapping: IdSet<(u32, u32)>,
     /// Pairs (by ids) whose membership in `overlapping` changed during this `find_pairs`.
     changed: Vec<Pair>,
     /// Did some pair separate on some axis during this frame's passes?
     separated: bool,
+    /// The candidate pairs (`overlapping` by ids, with their slots), sorted by ids.
+    candidates: Vec<(Pair, (u32, u32))>,
+    scratch: Vec<(Pair, (u32, u32))>,
     events: PairEvents,
 }
 
@@ -112,23 +131,46 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
     pub fn with_axes(n: usize) -> Self {
         IncrementalSap {
             ids: Vec::new(),
+            tight: Vec::new(),
             boxes: Vec::new(),
+            margin: T::lit(0.1),
             alive: Vec::new(),
             listed: Vec::new(),
             pending: Vec::new(),
             dead: Vec::new(),
             free: Vec::new(),
+            moved: Vec::new(),
+            is_moved: Vec::new(),
             slot_of: SlotTable::default(),
             axes: Vec::new(),
             wanted_axes: n.clamp(1, D),
             lists: Vec::new(),
+            position: Vec::new(),
             bounds: Vec::new(),
             dirty: Vec::new(),
             overlapping: IdSet::default(),
             changed: Vec::new(),
             separated: false,
+            candidates: Vec::new(),
+            scratch: Vec::new(),
             events: PairEvents::new(),
         }
+    }
+
+    /// Sets the margin, as a fraction of each box's largest extent (≥ 0; 0 makes every change
+    /// of a box move its endpoints). Larger margins move fewer endpoints per frame and test
+    /// more candidate pairs. Applies to boxes inserted or moved out of their margin afterwards.
+    pub fn margin(mut self, margin: T) -> Self {
+        self.margin = if margin > T::zero() { margin } else { T::zero() };
+        self
+    }
+
+    /// The fat box of `b`: grown on every side by the margin (the box itself if growing it
+    /// would leave the coordinate range).
+    fn fatten(&self, b: &Aabb<T, D>) -> Aabb<T, D> {
+        let m = (b.max() - b.min()).amax() * self.margin;
+        let grow = cd_geom::Vector::<T, D>::repeat(m);
+        Aabb::new(b.min() - grow, b.max() + grow).unwrap_or(*b)
     }
 
     fn all_axes(&self) -> bool {
@@ -164,6 +206,7 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
         self.axes = spread[..self.wanted_axes].iter().map(|x| x.0).collect();
         self.lists = vec![Vec::new(); self.axes.len()];
         self.bounds = vec![Vec::new(); self.axes.len()];
+        self.position = vec![vec![0; 2 * self.boxes.len()]; self.axes.len()];
         self.dirty = vec![true; self.axes.len()];
         for s in 0..self.boxes.len() {
             self.store_bounds(s as u32);
@@ -184,6 +227,9 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
             let bounds = &mut self.bounds[k];
             if bounds.len() <= s {
                 bounds.resize(s + 1, [T::infinity(); 2]);
+            }
+            if self.position[k].len() < 2 * s + 2 {
+                self.position[k].resize(2 * s + 2, 0);
             }
             if bounds[s] != value {
                 bounds[s] = value;
@@ -234,6 +280,7 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
     /// every min/max crossing.
     fn sort_list(&mut self, k: usize) {
         let mut list = core::mem::take(&mut self.lists[k]);
+        let mut position = core::mem::take(&mut self.position[k]);
         let bounds = core::mem::take(&mut self.bounds[k]);
         // One pass: refresh endpoint i, then sift it left into the sorted, refreshed prefix.
         let mut prev: Option<Endpoint<T>> = None;
@@ -244,6 +291,7 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
                 Some(p) if moving.before(&p) => {}
                 _ => {
                     list[i] = moving;
+                    position[moving.key as usize] = i as u32;
                     prev = Some(moving);
                     continue;
                 }
@@ -257,13 +305,126 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
                     self.crossed(passed.slot(), moving.slot(), passed.is_max());
                 }
                 list[j] = passed;
+                position[passed.key as usize] = j as u32;
                 j -= 1;
             }
             list[j] = moving;
+            position[moving.key as usize] = j as u32;
             prev = Some(list[i]);
         }
         self.lists[k] = list;
+        self.position[k] = position;
         self.bounds[k] = bounds;
+    }
+
+    /// Do slots `a` and `b` overlap by their endpoints' ranks on every swept axis but `skip`?
+    #[inline(always)]
+    fn overlap_by_rank(&self, a: u32, b: u32, skip: usize) -> bool {
+        let (a, b) = (2 * a as usize, 2 * b as usize);
+        self.position
+            .iter()
+            .enumerate()
+            .all(|(k, pos)| k == skip || (pos[a] < pos[b + 1] && pos[b] < pos[a + 1]))
+    }
+
+    /// Swaps the adjacent endpoints at `left` and `left + 1` of list `k` (the right one moves
+    /// left past the other). A min crossing a max of a pair overlapping by rank on the other
+    /// axes starts (or ends) a candidate: the change is exact, so it is applied at once.
+    #[inline]
+    fn swap(&mut self, k: usize, left: usize) {
+        let (a, b) = (self.lists[k][left], self.lists[k][left + 1]);
+        self.lists[k].swap(left, left + 1);
+        self.position[k][b.key as usize] = left as u32;
+        self.position[k][a.key as usize] = left as u32 + 1;
+        if a.slot() != b.slot() && a.is_max() != b.is_max() && self.overlap_by_rank(a.slot(), b.slot(), k) {
+            let key = (a.slot().min(b.slot()), a.slot().max(b.slot()));
+            let changed =
+                if a.is_max() { self.overlapping.insert(key) } else { self.overlapping.remove(&key) };
+            if changed {
+                self.changed.push(pair(self.ids[a.slot() as usize], self.ids[b.slot() as usize]));
+            }
+        }
+    }
+
+    /// Moves the endpoint at `pos` of list `k` until the list is sorted again.
+    fn sift(&mut self, k: usize, mut pos: usize) {
+        while pos > 0 && self.lists[k][pos].before(&self.lists[k][pos - 1]) {
+            self.swap(k, pos - 1);
+            pos -= 1;
+        }
+        while pos + 1 < self.lists[k].len() && self.lists[k][pos + 1].before(&self.lists[k][pos]) {
+            self.swap(k, pos);
+            pos += 1;
+        }
+    }
+
+    /// Gives a slot's endpoints their new bounds and sifts them into place, one axis at a time;
+    /// every other list stays sorted meanwhile, so the rank tests see consistent intervals.
+    fn sift_slot(&mut self, slot: u32) {
+        let (lo, hi) = (2 * slot as usize, 2 * slot as usize + 1);
+        for k in 0..self.axes.len() {
+            let new = self.bounds[k][slot as usize];
+            // Move the max first when moving right and the min first when moving left, so the
+            // interval never inverts in the list.
+            let right = new[0] > self.lists[k][self.position[k][lo] as usize].value;
+            for end in if right { [hi, lo] } else { [lo, hi] } {
+                let pos = self.position[k][end] as usize;
+                self.lists[k][pos].value = new[end & 1];
+                self.sift(k, pos);
+            }
+        }
+    }
+
+    /// Applies this frame's candidate changes to the id-sorted candidate list: each changed
+    /// pair is taken out and, if its proxies are live and still in the set, put back with
+    /// their current slots (an id removed and re-inserted in one frame has a new slot).
+    fn update_candidates(&mut self) {
+        let mut changed = core::mem::take(&mut self.changed);
+        changed.sort_unstable();
+        changed.dedup();
+        let mut out = core::mem::take(&mut self.scratch);
+        out.clear();
+        let mut kept = 0;
+        for &p in &changed {
+            let below = self.candidates[kept..].partition_point(|c| c.0 < p);
+            out.extend_from_slice(&self.candidates[kept..kept + below]);
+            kept += below;
+            if self.candidates.get(kept).is_some_and(|c| c.0 == p) {
+                kept += 1;
+            }
+            if let (Some(sa), Some(sb)) = (self.slot_of.get(p.0), self.slot_of.get(p.1)) {
+                if self.overlapping.contains(&(sa.min(sb), sa.max(sb))) {
+                    out.push((p, (sa, sb)));
+                }
+            }
+        }
+        out.extend_from_slice(&self.candidates[kept..]);
+        core::mem::swap(&mut self.candidates, &mut out);
+        self.scratch = out;
+        changed.clear();
+        self.changed = changed;
+    }
+
+    /// The candidates from scratch (after a rebuild).
+    fn all_candidates(&mut self) {
+        self.candidates.clear();
+        for &(a, b) in &self.overlapping {
+            let (ia, ib) = (self.ids[a as usize], self.ids[b as usize]);
+            self.candidates.push(if ia < ib { ((ia, ib), (a, b)) } else { ((ib, ia), (b, a)) });
+        }
+        self.candidates.sort_unstable();
+        self.changed.clear();
+    }
+
+    /// Commits the reported pairs: the candidates whose boxes overlap, already sorted by ids.
+    fn commit_pairs(&mut self) {
+        let out = self.events.staging();
+        for &(p, (a, b)) in &self.candidates {
+            if overlaps(&self.tight[a as usize], &self.tight[b as usize]) {
+                out.push(p);
+            }
+        }
+        self.events.commit();
     }
 
     /// Rebuilds every list by sorting and the overlap set by one sweep: the first frame and
@@ -292,6 +453,9 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
                     core::cmp::Ordering::Equal
                 }
             });
+            for (i, e) in list.iter().enumerate() {
+                self.position[k][e.key as usize] = i as u32;
+            }
             self.lists[k] = list;
         }
         self.overlapping.clear();
@@ -327,36 +491,6 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
         }
         self.dead.clear();
     }
-
-    /// Stages this frame's reported pairs: the overlapping set, confirmed on the axes not swept.
-    fn stage_all(&mut self) {
-        let out = self.events.staging();
-        for &(a, b) in &self.overlapping {
-            let (ba, bb) = (&self.boxes[a as usize], &self.boxes[b as usize]);
-            if self.axes.len() == D || overlaps(ba, bb) {
-                out.push(pair(self.ids[a as usize], self.ids[b as usize]));
-            }
-        }
-    }
-
-    /// Turns this frame's changed pairs into events (all axes swept): each is compared with
-    /// its state in the previous frame, so a pair that flipped and flipped back, or whose
-    /// proxy was removed and re-inserted under the same id, reports nothing.
-    fn commit_changes(&mut self) {
-        let mut changed = core::mem::take(&mut self.changed);
-        changed.sort_unstable();
-        changed.dedup();
-        changed.retain(|&(a, b)| {
-            let now = match (self.slot_of.get(a), self.slot_of.get(b)) {
-                (Some(sa), Some(sb)) => self.overlapping.contains(&(sa.min(sb), sa.max(sb))),
-                _ => false,
-            };
-            now != self.events.pairs().binary_search(&(a, b)).is_ok()
-        });
-        self.events.commit_toggles(&mut changed);
-        changed.clear();
-        self.changed = changed;
-    }
 }
 
 impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
@@ -364,18 +498,22 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         if self.slot_of.contains(id) {
             return Err(BroadPhaseError::DuplicateId(id));
         }
+        let fat = self.fatten(&aabb);
         let slot = match self.free.pop() {
             Some(s) => {
                 self.ids[s as usize] = id;
-                self.boxes[s as usize] = aabb;
+                self.tight[s as usize] = aabb;
+                self.boxes[s as usize] = fat;
                 self.alive[s as usize] = true;
                 s
             }
             None => {
                 self.ids.push(id);
-                self.boxes.push(aabb);
+                self.tight.push(aabb);
+                self.boxes.push(fat);
                 self.alive.push(true);
                 self.listed.push(false);
+                self.is_moved.push(false);
                 (self.ids.len() - 1) as u32
             }
         };
@@ -386,9 +524,17 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        let slot = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))?;
-        self.boxes[slot as usize] = aabb;
-        self.store_bounds(slot);
+        let s = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))? as usize;
+        self.tight[s] = aabb;
+        if self.boxes[s].contains(&aabb) {
+            return Ok(()); // inside its margin: its endpoints stay where they are
+        }
+        self.boxes[s] = self.fatten(&aabb);
+        self.store_bounds(s as u32);
+        if self.listed[s] && !self.is_moved[s] {
+            self.is_moved[s] = true;
+            self.moved.push(s as u32);
+        }
         Ok(())
     }
 
@@ -415,6 +561,10 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
             }
             self.choose_axes();
         }
+        let moved = core::mem::take(&mut self.moved);
+        for &s in &moved {
+            self.is_moved[s as usize] = false;
+        }
         let listed = self.slot_of.len() - self.pending.len();
         if listed == 0 || self.pending.len() >= MIN_BATCH.max(listed / BATCH_FRACTION) {
             for &s in &self.dead {
@@ -422,56 +572,59 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
                 self.free.push(s);
             }
             self.dead.clear();
-            self.changed.clear();
             self.separated = false;
             self.rebuild();
             self.dirty.iter_mut().for_each(|d| *d = false);
-            self.stage_all();
-            self.events.commit();
-            return;
-        }
-        // Newcomers enter at the lists' ends and are sorted in with everything else.
-        let newcomers = !self.pending.is_empty();
-        for &s in &self.pending {
-            self.listed[s as usize] = true;
-            for list in &mut self.lists {
-                list.extend([2 * s, 2 * s + 1].map(|key| Endpoint { value: T::zero(), key }));
+            self.all_candidates();
+        } else if self.pending.is_empty() && self.dead.is_empty() && moved.len() * SIFT_FRACTION <= listed {
+            // A few boxes left their margins: sift each into place.
+            for &s in &moved {
+                self.sift_slot(s);
             }
-        }
-        self.pending.clear();
-        for k in 0..self.axes.len() {
-            if self.dirty[k] || newcomers {
-                self.sort_list(k);
-                self.dirty[k] = false;
-            }
-        }
-
-        if self.separated || !self.dead.is_empty() {
-            self.prune();
-        }
-        self.drop_dead();
-        if self.all_axes() {
-            self.commit_changes();
+            self.dirty.iter_mut().for_each(|d| *d = false);
+            self.update_candidates();
         } else {
-            // Fewer swept axes than dimensions: confirm on the others every frame.
-            self.changed.clear();
-            self.stage_all();
-            self.events.commit();
+            // Newcomers enter at the lists' ends and are sorted in with everything else.
+            let newcomers = !self.pending.is_empty();
+            for &s in &self.pending {
+                self.listed[s as usize] = true;
+                for (list, position) in self.lists.iter_mut().zip(&mut self.position) {
+                    for key in [2 * s, 2 * s + 1] {
+                        position[key as usize] = list.len() as u32;
+                        list.push(Endpoint { value: T::zero(), key });
+                    }
+                }
+            }
+            self.pending.clear();
+            for k in 0..self.axes.len() {
+                if self.dirty[k] || newcomers {
+                    self.sort_list(k);
+                    self.dirty[k] = false;
+                }
+            }
+            if self.separated || !self.dead.is_empty() {
+                self.prune();
+            }
+            self.drop_dead();
+            self.update_candidates();
         }
+        self.moved = moved;
+        self.moved.clear();
+        self.commit_pairs();
     }
 
     fn events(&self) -> &PairEvents {
         &self.events
     }
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
-        for (s, b) in self.boxes.iter().enumerate() {
+        for (s, b) in self.tight.iter().enumerate() {
             if self.alive[s] && overlaps(b, aabb) {
                 out.push(self.ids[s]);
             }
         }
     }
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
-        for (s, b) in self.boxes.iter().enumerate() {
+        for (s, b) in self.tight.iter().enumerate() {
             if self.alive[s] {
                 if let Some(h) = ray_aabb(ray, b) {
                     out.push((self.ids[s], h.t));
@@ -483,6 +636,6 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         self.slot_of.len()
     }
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
-        self.slot_of.get(id).map(|s| self.boxes[s as usize])
+        self.slot_of.get(id).map(|s| self.tight[s as usize])
     }
 }

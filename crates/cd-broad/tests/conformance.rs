@@ -22,6 +22,8 @@ fn strategies<T: Real, const D: usize>() -> Vec<(&'static str, Box<dyn BroadPhas
         ("incremental-sap", Box::new(IncrementalSap::<T, D>::new())),
         ("incremental-sap-2-axes", Box::new(IncrementalSap::<T, D>::with_axes(2))),
         ("incremental-sap-1-axis", Box::new(IncrementalSap::<T, D>::with_axes(1))),
+        ("incremental-sap-no-margin", Box::new(IncrementalSap::<T, D>::new().margin(T::zero()))),
+        ("incremental-sap-wide-margin", Box::new(IncrementalSap::<T, D>::with_axes(2).margin(T::lit(2.0)))),
     ]
 }
 
