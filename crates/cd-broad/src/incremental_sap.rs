@@ -327,35 +327,52 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
             .all(|(k, pos)| k == skip || (pos[a] < pos[b + 1] && pos[b] < pos[a + 1]))
     }
 
-    /// Swaps the adjacent endpoints at `left` and `left + 1` of list `k` (the right one moves
-    /// left past the other). A min crossing a max of a pair overlapping by rank on the other
-    /// axes starts (or ends) a candidate: the change is exact, so it is applied at once.
+    /// The endpoint `passed` and the moving endpoint `moving` just traded places in list `k`.
+    /// A min crossing a max of a pair overlapping by rank on the other axes starts (or ends) a
+    /// candidate: the change is exact, so it is applied at once. `joined`: a min passed a max.
     #[inline]
-    fn swap(&mut self, k: usize, left: usize) {
-        let (a, b) = (self.lists[k][left], self.lists[k][left + 1]);
-        self.lists[k].swap(left, left + 1);
-        self.position[k][b.key as usize] = left as u32;
-        self.position[k][a.key as usize] = left as u32 + 1;
-        if a.slot() != b.slot() && a.is_max() != b.is_max() && self.overlap_by_rank(a.slot(), b.slot(), k) {
-            let key = (a.slot().min(b.slot()), a.slot().max(b.slot()));
-            let changed =
-                if a.is_max() { self.overlapping.insert(key) } else { self.overlapping.remove(&key) };
+    fn crossed_by_rank(&mut self, k: usize, a: u32, b: u32, joined: bool) {
+        if a != b && self.overlap_by_rank(a, b, k) {
+            let key = (a.min(b), a.max(b));
+            let changed = if joined { self.overlapping.insert(key) } else { self.overlapping.remove(&key) };
             if changed {
-                self.changed.push(pair(self.ids[a.slot() as usize], self.ids[b.slot() as usize]));
+                self.changed.push(pair(self.ids[a as usize], self.ids[b as usize]));
             }
         }
     }
 
-    /// Moves the endpoint at `pos` of list `k` until the list is sorted again.
-    fn sift(&mut self, k: usize, mut pos: usize) {
-        while pos > 0 && self.lists[k][pos].before(&self.lists[k][pos - 1]) {
-            self.swap(k, pos - 1);
-            pos -= 1;
+    /// Moves the endpoint at `pos` of list `k` until the list is sorted again, shifting the
+    /// endpoints it passes by one (an insertion step; list `k` is taken out of `self` meanwhile,
+    /// which the rank tests never read since they skip axis `k`).
+    fn sift(&mut self, k: usize, pos: usize) {
+        let mut list = core::mem::take(&mut self.lists[k]);
+        let mut position = core::mem::take(&mut self.position[k]);
+        let moving = list[pos];
+        let mut j = pos;
+        // Leftwards: the moving endpoint passes bigger ones.
+        while j > 0 && moving.before(&list[j - 1]) {
+            let passed = list[j - 1];
+            if passed.is_max() != moving.is_max() {
+                self.crossed_by_rank(k, passed.slot(), moving.slot(), passed.is_max());
+            }
+            list[j] = passed;
+            position[passed.key as usize] = j as u32;
+            j -= 1;
         }
-        while pos + 1 < self.lists[k].len() && self.lists[k][pos + 1].before(&self.lists[k][pos]) {
-            self.swap(k, pos);
-            pos += 1;
+        // Rightwards: smaller ones pass it (each moving left past it).
+        while j + 1 < list.len() && list[j + 1].before(&moving) {
+            let passed = list[j + 1];
+            if passed.is_max() != moving.is_max() {
+                self.crossed_by_rank(k, moving.slot(), passed.slot(), moving.is_max());
+            }
+            list[j] = passed;
+            position[passed.key as usize] = j as u32;
+            j += 1;
         }
+        list[j] = moving;
+        position[moving.key as usize] = j as u32;
+        self.lists[k] = list;
+        self.position[k] = position;
     }
 
     /// Gives a slot's endpoints their new bounds and sifts them into place, one axis at a time;
