@@ -168,6 +168,9 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
     /// The fat box of `b`: grown on every side by the margin (the box itself if growing it
     /// would leave the coordinate range).
     fn fatten(&self, b: &Aabb<T, D>) -> Aabb<T, D> {
+        if self.margin == T::zero() {
+            return *b;
+        }
         let m = (b.max() - b.min()).amax() * self.margin;
         let grow = cd_geom::Vector::<T, D>::repeat(m);
         Aabb::new(b.min() - grow, b.max() + grow).unwrap_or(*b)
@@ -290,8 +293,9 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
             match prev {
                 Some(p) if moving.before(&p) => {}
                 _ => {
+                    // In place: its index is the one recorded (only shifted endpoints, to the
+                    // left of the scan, ever change index).
                     list[i] = moving;
-                    position[moving.key as usize] = i as u32;
                     prev = Some(moving);
                     continue;
                 }

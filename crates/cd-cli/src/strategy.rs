@@ -23,7 +23,8 @@ pub type Boxed = Box<dyn BroadPhase<f64, 3> + Send + Sync>;
 pub fn by_name(name: &str) -> Result<Boxed, String> {
     Ok(match name {
         "brute" => Box::new(BruteForce::<f64, 3>::new()),
-        "sap" => Box::new(IncrementalSap::<f64, 3>::new()),
+        // No margin, as the world uses it: its boxes already carry the step's reach.
+        "sap" => Box::new(IncrementalSap::<f64, 3>::new().margin(0.0)),
         "sort-sweep" => Box::new(SortAndSweep::<f64, 3>::new()),
         "grid" => Box::new(UniformGrid::<f64, 3>::new()),
         "hash" => Box::new(SpatialHash::<f64, 3>::new()),
