@@ -1,6 +1,7 @@
 //! Dynamic AABB tree (Box2D / Bullet's `btDbvt` family; Catto 2019 for the branch-and-bound
 //! insertion).
 
+use crate::candidates::{commit_overlapping, merge_sorted, Candidate};
 use crate::events::PairEvents;
 use crate::id_hash::SlotTable;
 use crate::proxies::{overlaps, BroadPhaseError, ProxyId};
@@ -27,14 +28,6 @@ struct Node<T: Real, const D: usize> {
     /// Leaf payload: the proxy slot (NONE for internal nodes).
     slot: u32,
     height: i32,
-}
-
-/// A candidate pair: two leaves whose fat boxes overlap, as ids (`a < b`, the sort key) and
-/// the slots that hold them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Candidate {
-    ids: (ProxyId, ProxyId),
-    slots: (u32, u32),
 }
 
 /// A candidate sibling during insertion, ordered by its lower-bound cost (min-heap).
@@ -603,12 +596,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
                 self.visit_overlapping(&fat, &mut stack, |o| {
                     // Two moved leaves find each other: keep the pair once.
                     if o != s && (!self.is_moved[o as usize] || s < o) {
-                        let (ia, ib) = (self.ids[s as usize], self.ids[o as usize]);
-                        fresh.push(if ia < ib {
-                            Candidate { ids: (ia, ib), slots: (s, o) }
-                        } else {
-                            Candidate { ids: (ib, ia), slots: (o, s) }
-                        });
+                        fresh.push(Candidate::new(s, self.ids[s as usize], o, self.ids[o as usize]));
                     }
                 });
             }
@@ -622,14 +610,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
             self.fresh = fresh;
             self.stack = stack;
         }
-        let out = self.events.staging();
-        out.extend(
-            self.candidates
-                .iter()
-                .filter(|c| overlaps(&self.tight[c.slots.0 as usize], &self.tight[c.slots.1 as usize]))
-                .map(|c| c.ids),
-        );
-        self.events.commit();
+        commit_overlapping(&mut self.events, &self.candidates, &self.tight);
     }
 
     fn events(&self) -> &PairEvents {
@@ -676,24 +657,6 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
         self.slot_of.get(id).map(|s| self.tight[s as usize])
     }
-}
-
-/// Merges two sorted candidate lists into `out` (cleared first).
-fn merge_sorted(a: &[Candidate], b: &[Candidate], out: &mut Vec<Candidate>) {
-    out.clear();
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if b[j] < a[i] {
-            out.push(b[j]);
-            j += 1;
-        } else {
-            out.push(a[i]);
-            i += 1;
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
 }
 
 /// Orders `items` (slot, fat box) so that `[..mid]` and `[mid..]` are the two children of the

@@ -55,40 +55,6 @@ impl PairEvents {
         }
         core::mem::swap(&mut self.pairs, &mut self.next);
     }
-    /// Makes a frame current from its toggles instead of a full pair list: every entry of
-    /// `toggles` (canonical `a < b`, any order) flips its pair between overlapping and not, so
-    /// a pair toggled an even number of times is unchanged. For strategies that see each overlap
-    /// change as it happens (incremental sweep-and-prune); O(k + t log t) for k pairs and t
-    /// toggles, with no sort of the k pairs. `toggles` is left sorted (callers clear it).
-    pub fn commit_toggles(&mut self, toggles: &mut [Pair]) {
-        toggles.sort_unstable();
-        self.added.clear();
-        self.removed.clear();
-        self.next.clear();
-        let mut kept = 0;
-        let mut t = 0;
-        while t < toggles.len() {
-            let p = toggles[t];
-            let run = toggles[t..].iter().take_while(|&&q| q == p).count();
-            t += run;
-            if run % 2 == 0 {
-                continue;
-            }
-            // Copy the untouched pairs below p, then flip p.
-            let below = self.pairs[kept..].partition_point(|&q| q < p);
-            self.next.extend_from_slice(&self.pairs[kept..kept + below]);
-            kept += below;
-            if self.pairs.get(kept) == Some(&p) {
-                self.removed.push(p);
-                kept += 1;
-            } else {
-                self.added.push(p);
-                self.next.push(p);
-            }
-        }
-        self.next.extend_from_slice(&self.pairs[kept..]);
-        core::mem::swap(&mut self.pairs, &mut self.next);
-    }
     /// Current pairs.
     pub fn pairs(&self) -> &[Pair] {
         &self.pairs

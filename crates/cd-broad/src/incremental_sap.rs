@@ -1,6 +1,7 @@
 //! Incremental sweep-and-prune with temporal coherence (Baraff 1992; Cohen, Lin, Manocha and
 //! Ponamgi, I-COLLIDE 1995).
 
+use crate::candidates::{commit_overlapping, Candidate};
 use crate::events::PairEvents;
 use crate::id_hash::{IdSet, SlotTable};
 use crate::proxies::{overlaps, pair, BroadPhaseError, ProxyId};
@@ -110,8 +111,8 @@ pub struct IncrementalSap<T: Real, const D: usize> {
     /// Did some pair separate on some axis during this frame's passes?
     separated: bool,
     /// The candidate pairs (`overlapping` by ids, with their slots), sorted by ids.
-    candidates: Vec<(Pair, (u32, u32))>,
-    scratch: Vec<(Pair, (u32, u32))>,
+    candidates: Vec<Candidate>,
+    scratch: Vec<Candidate>,
     events: PairEvents,
 }
 
@@ -208,7 +209,7 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
         spread.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(core::cmp::Ordering::Equal));
         self.axes = spread[..self.wanted_axes].iter().map(|x| x.0).collect();
         self.lists = vec![Vec::new(); self.axes.len()];
-        self.bounds = vec![Vec::new(); self.axes.len()];
+        self.bounds = vec![vec![[T::infinity(); 2]; self.boxes.len()]; self.axes.len()];
         self.position = vec![vec![0; 2 * self.boxes.len()]; self.axes.len()];
         self.dirty = vec![true; self.axes.len()];
         for s in 0..self.boxes.len() {
@@ -227,15 +228,8 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
         let b = self.boxes[s];
         for (k, &axis) in self.axes.iter().enumerate() {
             let value = if alive { [b.min()[axis], b.max()[axis]] } else { [T::infinity(); 2] };
-            let bounds = &mut self.bounds[k];
-            if bounds.len() <= s {
-                bounds.resize(s + 1, [T::infinity(); 2]);
-            }
-            if self.position[k].len() < 2 * s + 2 {
-                self.position[k].resize(2 * s + 2, 0);
-            }
-            if bounds[s] != value {
-                bounds[s] = value;
+            if self.bounds[k][s] != value {
+                self.bounds[k][s] = value;
                 self.dirty[k] = true;
             }
         }
@@ -407,15 +401,15 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
         out.clear();
         let mut kept = 0;
         for &p in &changed {
-            let below = self.candidates[kept..].partition_point(|c| c.0 < p);
+            let below = self.candidates[kept..].partition_point(|c| c.ids < p);
             out.extend_from_slice(&self.candidates[kept..kept + below]);
             kept += below;
-            if self.candidates.get(kept).is_some_and(|c| c.0 == p) {
+            if self.candidates.get(kept).is_some_and(|c| c.ids == p) {
                 kept += 1;
             }
             if let (Some(sa), Some(sb)) = (self.slot_of.get(p.0), self.slot_of.get(p.1)) {
                 if self.overlapping.contains(&(sa.min(sb), sa.max(sb))) {
-                    out.push((p, (sa, sb)));
+                    out.push(Candidate { ids: p, slots: (sa, sb) });
                 }
             }
         }
@@ -430,22 +424,10 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
     fn all_candidates(&mut self) {
         self.candidates.clear();
         for &(a, b) in &self.overlapping {
-            let (ia, ib) = (self.ids[a as usize], self.ids[b as usize]);
-            self.candidates.push(if ia < ib { ((ia, ib), (a, b)) } else { ((ib, ia), (b, a)) });
+            self.candidates.push(Candidate::new(a, self.ids[a as usize], b, self.ids[b as usize]));
         }
         self.candidates.sort_unstable();
         self.changed.clear();
-    }
-
-    /// Commits the reported pairs: the candidates whose boxes overlap, already sorted by ids.
-    fn commit_pairs(&mut self) {
-        let out = self.events.staging();
-        for &(p, (a, b)) in &self.candidates {
-            if overlaps(&self.tight[a as usize], &self.tight[b as usize]) {
-                out.push(p);
-            }
-        }
-        self.events.commit();
     }
 
     /// Rebuilds every list by sorting and the overlap set by one sweep: the first frame and
@@ -502,10 +484,15 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
     /// last ones.
     fn drop_dead(&mut self) {
         for list in &mut self.lists {
-            let keep = list.len() - 2 * self.dead.iter().filter(|&&s| self.listed[s as usize]).count();
+            let keep = list.len() - 2 * self.dead.len();
             debug_assert!(list[keep..].iter().all(|e| !self.alive[e.slot() as usize]));
             list.truncate(keep);
         }
+        self.free_dead();
+    }
+
+    /// Returns the removed (listed) slots to the free list.
+    fn free_dead(&mut self) {
         for &s in &self.dead {
             self.listed[s as usize] = false;
             self.free.push(s);
@@ -535,6 +522,10 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
                 self.alive.push(true);
                 self.listed.push(false);
                 self.is_moved.push(false);
+                for (bounds, position) in self.bounds.iter_mut().zip(&mut self.position) {
+                    bounds.push([T::infinity(); 2]);
+                    position.extend([0, 0]);
+                }
                 (self.ids.len() - 1) as u32
             }
         };
@@ -588,11 +579,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         }
         let listed = self.slot_of.len() - self.pending.len();
         if listed == 0 || self.pending.len() >= MIN_BATCH.max(listed / BATCH_FRACTION) {
-            for &s in &self.dead {
-                self.listed[s as usize] = false;
-                self.free.push(s);
-            }
-            self.dead.clear();
+            self.free_dead();
             self.separated = false;
             self.rebuild();
             self.dirty.iter_mut().for_each(|d| *d = false);
@@ -631,7 +618,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         }
         self.moved = moved;
         self.moved.clear();
-        self.commit_pairs();
+        commit_overlapping(&mut self.events, &self.candidates, &self.tight);
     }
 
     fn events(&self) -> &PairEvents {

@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 mod brute_force;
+mod candidates;
 mod cells;
 mod dynamic_tree;
 mod events;
