@@ -201,12 +201,15 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
             faces[i].nb[k] = (0..4).find(|&j| faces[j].edge(b, a).is_some())?;
         }
     }
-    let in_simplex = |i: usize| s.contains(&i);
+    // Copies of the simplex's vertices stay out (as copies of each eye point do below): a copy
+    // of a hull vertex lies on that vertex's faces only up to their normals' rounding, which
+    // for a sliver face can exceed the tolerance, and a copy taken as an eye point later makes
+    // zero-area faces (a node of FCL's scene with 3,900 points, 1,304 distinct, was rejected
+    // as not convex that way).
     for (i, q) in p.iter().enumerate() {
-        if in_simplex(i) {
-            continue;
+        if !s.iter().any(|&j| p[j] == *q) {
+            assign(&mut faces, 0..4, i, q, eps);
         }
-        assign(&mut faces, 0..4, i, q, eps);
     }
     let mut work: Vec<usize> = (0..4).collect();
     let mut horizon: Vec<(usize, usize, usize)> = Vec::new();
@@ -280,7 +283,8 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
             pool.push(list);
         }
         for &q in &orphans {
-            if q != eye {
+            // A point within the tolerance of the eye is the eye, to rounding.
+            if q != eye && (p[q] - e).norm() > eps {
                 assign(&mut faces, first_new..first_new + m, q, &p[q], eps);
             }
         }
@@ -304,69 +308,61 @@ fn assign(faces: &mut [Face], range: core::ops::Range<usize>, i: usize, q: &V3, 
 }
 
 /// Merges coplanar neighbouring triangles into polygons and builds the polyhedron.
+///
+/// Each polygon grows from its largest unmerged triangle (the best-conditioned plane) over
+/// neighbours whose three vertices all lie within the tolerance of that seed plane. Testing
+/// against the seed's plane rather than the neighbour's keeps a chain of nearly coplanar
+/// triangles from drifting around a curved surface, and testing vertices rather than normals
+/// keeps slivers (whose normals are rounding noise) with the face they lie in: a sliver left out
+/// would leave a hole in the polygon. A group whose rim is still not one simple loop (possible
+/// only through rounding) is emitted as its triangles, which are valid faces too.
 fn to_polyhedron<T: Real>(
     points: &[Point<T, 3>],
     p: &[V3],
     faces: &[Face],
     eps: f64,
 ) -> GeomResult<ConvexPolyhedron<T>> {
-    let alive: Vec<usize> = (0..faces.len()).filter(|&f| faces[f].alive).collect();
-    // Union-find over faces: join neighbours whose planes agree within the tolerance.
-    let mut parent: Vec<usize> = (0..faces.len()).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
+    let mut order: Vec<(f64, usize)> = (0..faces.len())
+        .filter(|&f| faces[f].alive)
+        .map(|f| {
+            let [a, b, c] = faces[f].v;
+            ((p[b] - p[a]).cross(&(p[c] - p[a])).norm_squared(), f)
+        })
+        .collect();
+    order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    const NONE: usize = usize::MAX;
+    let mut group = vec![NONE; faces.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut stack = Vec::new();
+    for &(_, seed) in &order {
+        if group[seed] != NONE {
+            continue;
         }
-        x
-    }
-    for &f in &alive {
-        for k in 0..3 {
-            let g = faces[f].nb[k];
-            let coplanar = faces[f].n.dot(&faces[g].n) > 1.0 - 1e-9
-                && faces[g].v.iter().all(|&v| faces[f].dist(&p[v]).abs() <= eps);
-            if coplanar {
-                let (a, b) = (root(&mut parent, f), root(&mut parent, g));
-                parent[a] = b;
-            }
-        }
-    }
-    // Boundary loop of each group: its faces' edges whose neighbour is in another group.
-    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
-    for &f in &alive {
-        let r = root(&mut parent, f);
-        groups.entry(r).or_default().push(f);
-    }
-    let mut remap = vec![usize::MAX; p.len()];
-    let mut vertices: Vec<Point<T, 3>> = Vec::new();
-    let mut out_faces: Vec<Vec<usize>> = Vec::with_capacity(groups.len());
-    // `next[v]`: the boundary successor of vertex v in the group being traced (reset after).
-    let mut next = vec![usize::MAX; p.len()];
-    for (r, members) in &groups {
-        let mut touched = Vec::new();
-        for &f in members {
-            for k in 0..3 {
-                let g = faces[f].nb[k];
-                if root(&mut parent, g) != *r {
-                    next[faces[f].v[k]] = faces[f].v[(k + 1) % 3];
-                    touched.push(faces[f].v[k]);
+        let id = groups.len();
+        let (n, d) = (faces[seed].n, faces[seed].d);
+        let on_plane = |f: &Face| f.v.iter().all(|&v| (n.dot(&p[v]) + d).abs() <= eps);
+        let mut members = vec![seed];
+        group[seed] = id;
+        stack.push(seed);
+        while let Some(f) = stack.pop() {
+            for &g in &faces[f].nb {
+                if group[g] == NONE && on_plane(&faces[g]) {
+                    group[g] = id;
+                    members.push(g);
+                    stack.push(g);
                 }
             }
         }
-        let Some(&start) = touched.iter().min() else { continue };
-        let mut lp = vec![start];
-        let mut cur = next[start];
-        while cur != start && cur != usize::MAX && lp.len() <= touched.len() {
-            lp.push(cur);
-            cur = next[cur];
-        }
-        for &v in &touched {
-            next[v] = usize::MAX;
-        }
-        let face: Vec<usize> = lp
-            .into_iter()
-            .map(|v| {
-                if remap[v] == usize::MAX {
+        groups.push(members);
+    }
+    let mut remap = vec![NONE; p.len()];
+    let mut vertices: Vec<Point<T, 3>> = Vec::new();
+    let mut out_faces: Vec<Vec<usize>> = Vec::with_capacity(groups.len());
+    let mut add_face = |lp: &[usize], out_faces: &mut Vec<Vec<usize>>| {
+        let face = lp
+            .iter()
+            .map(|&v| {
+                if remap[v] == NONE {
                     remap[v] = vertices.len();
                     vertices.push(points[v]);
                 }
@@ -374,6 +370,48 @@ fn to_polyhedron<T: Real>(
             })
             .collect();
         out_faces.push(face);
+    };
+    // `next[v]`: the rim successor of vertex v in the group being traced (reset after).
+    let mut next = vec![NONE; p.len()];
+    for (id, members) in groups.iter().enumerate() {
+        let mut rim = Vec::new();
+        let mut simple = true;
+        for &f in members {
+            for k in 0..3 {
+                if group[faces[f].nb[k]] != id {
+                    let v = faces[f].v[k];
+                    // A vertex starting two rim edges: the rim pinches there.
+                    simple &= next[v] == NONE;
+                    next[v] = faces[f].v[(k + 1) % 3];
+                    rim.push(v);
+                }
+            }
+        }
+        let mut lp = Vec::with_capacity(rim.len());
+        simple &= !rim.is_empty();
+        if simple {
+            let start = rim[0];
+            let mut cur = start;
+            loop {
+                lp.push(cur);
+                cur = next[cur];
+                if cur == start || cur == NONE || lp.len() > rim.len() {
+                    break;
+                }
+            }
+            // One loop through every rim edge, or the group has a hole or is split.
+            simple = cur == start && lp.len() == rim.len();
+        }
+        for &v in &rim {
+            next[v] = NONE;
+        }
+        if simple {
+            add_face(&lp, &mut out_faces);
+        } else {
+            for &f in members {
+                add_face(&faces[f].v, &mut out_faces);
+            }
+        }
     }
     ConvexPolyhedron::from_faces(vertices, &out_faces)
 }

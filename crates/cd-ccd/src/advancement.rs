@@ -190,7 +190,7 @@ where
         }
         self.last_normal = normal;
         Closest {
-            distance: r.distance - radii,
+            distance: r.safe_distance() - radii,
             normal,
             point_a: r.point_a + normal * self.a.radius,
             point_b: r.point_b - normal * self.b.radius,

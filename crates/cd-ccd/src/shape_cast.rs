@@ -158,7 +158,7 @@ where
             // A at λ: its Minkowski sum with the single point of its displacement.
             let moved = MinkowskiSum { a, b: cd_geom::Point::from(r * lambda) };
             let g = gjk_distance(&moved, b, &GjkConfig::default(), &mut GjkCache::default());
-            let gap = g.distance - radius;
+            let gap = g.safe_distance() - radius;
             if g.status == GjkStatus::Intersecting || gap <= tolerance {
                 status = if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
                 break;

@@ -90,6 +90,12 @@ pub enum ContactStatus {
     /// coplanar meeting another one exactly in that plane): the answer is the best available
     /// and is a valid contact, but the normal may be one of several equally valid choices.
     Degenerate,
+    /// Floating point could not resolve the answer to the tolerance (GJK's simplex became too
+    /// ill-conditioned to make progress, as on slivers of shapes whose aspect ratio
+    /// approaches 1/ε far from the origin): like [`ContactStatus::IterationCap`], `distance`
+    /// is the best bound found, an upper bound on the separation that may be far above the
+    /// true one (the shapes may even overlap).
+    Unresolved,
 }
 
 /// A contact (or near contact) between two shapes A and B, in world space.

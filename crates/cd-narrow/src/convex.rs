@@ -11,7 +11,8 @@ use cd_geom::{Contact, Real, SupportMap};
 
 use crate::epa::{epa, EpaConfig};
 use crate::gjk::{
-    gjk_distance, gjk_distance_within, gjk_intersects, GjkCache, GjkConfig, GjkResult, Intersection,
+    gjk_distance, gjk_distance_within, gjk_intersects, GjkCache, GjkConfig, GjkResult, GjkStatus,
+    Intersection,
 };
 
 /// Configuration of the GJK + EPA pipeline.
@@ -60,7 +61,39 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let g = gjk_distance(core_a, core_b, &config.gjk, cache);
+    if g.status == GjkStatus::Stalled {
+        if let Some(c) = reversed(core_a, radius_a, core_b, radius_b, None, config) {
+            return c;
+        }
+    }
     finish(core_a, radius_a, core_b, radius_b, &g, config)
+}
+
+/// The answer for (B, A), mirrored, when GJK on (A, B) stalled and GJK on (B, A) does not.
+///
+/// A stall comes from one ill-conditioned simplex; B − A is A − B mirrored, so GJK visits
+/// different support points and simplices there, and on the inputs that stall (slivers of
+/// shapes with aspect ratios near 1/ε) the other order usually converges. Rare, so its cost
+/// does not matter; when both orders stall the caller keeps its `Unresolved` answer.
+fn reversed<T, const D: usize, A, B>(
+    core_a: &A,
+    radius_a: T,
+    core_b: &B,
+    radius_b: T,
+    within: Option<T>,
+    config: &ConvexConfig<T>,
+) -> Option<Contact<T, D>>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let mut cache = GjkCache::default();
+    let g = match within {
+        Some(limit) => gjk_distance_within(core_b, core_a, limit, &config.gjk, &mut cache)?,
+        None => gjk_distance(core_b, core_a, &config.gjk, &mut cache),
+    };
+    (g.status != GjkStatus::Stalled).then(|| finish(core_b, radius_b, core_a, radius_a, &g, config).flipped())
 }
 
 /// [`convex_contact`] restricted to contacts within `prediction`: `None` as soon as GJK proves
@@ -79,8 +112,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let g = gjk_distance_within(core_a, core_b, prediction + radius_a + radius_b, &config.gjk, cache)?;
-    let c = finish(core_a, radius_a, core_b, radius_b, &g, config);
+    let limit = prediction + radius_a + radius_b;
+    let g = gjk_distance_within(core_a, core_b, limit, &config.gjk, cache)?;
+    let c = match g.status {
+        GjkStatus::Stalled => reversed(core_a, radius_a, core_b, radius_b, Some(limit), config)
+            .unwrap_or_else(|| finish(core_a, radius_a, core_b, radius_b, &g, config)),
+        _ => finish(core_a, radius_a, core_b, radius_b, &g, config),
+    };
     (c.distance <= prediction).then_some(c)
 }
 

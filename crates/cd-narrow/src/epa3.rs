@@ -15,7 +15,7 @@ use cd_geom::{ContactStatus, Real, SupportMap, Vector};
 use crate::epa::{
     axis, distinct_vertices, scaled_tolerance, support_along, touching, EpaConfig, Penetration,
 };
-use crate::simplex::{Simplex, SimplexVertex};
+use crate::simplex::{shortest_edges, Simplex, SimplexVertex};
 
 /// `a × b` for D = 3 (generic code: the caller guarantees the dimension).
 #[inline]
@@ -87,7 +87,8 @@ const NO_LINK: Link = Link { face: u32::MAX, edge: 0 };
 impl<T: Real, const D: usize> Polytope<T, D> {
     fn add_face(&mut self, v: [u32; 3]) -> u32 {
         let w = |i: usize| self.verts[v[i] as usize].w;
-        let n = cross(&(w(1) - w(0)), &(w(2) - w(0)));
+        let (e1, e2) = shortest_edges(&w(0), &w(1), &w(2));
+        let n = cross(&e1, &e2);
         let len = n.norm();
         let (normal, dist) = if len > T::zero() && len.is_finite() {
             let normal = n / len;

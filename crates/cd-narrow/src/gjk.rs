@@ -60,6 +60,11 @@ pub enum GjkStatus {
     /// The iteration cap was reached: the true distance lies in
     /// `[lower_bound, distance]`, which may not have met the tolerance.
     IterationCap,
+    /// Rounding stopped GJK's progress before its bounds met: the true distance lies in
+    /// `[lower_bound, distance]`. Only simplices too ill-conditioned for floating point get
+    /// here, such as slivers of a shape whose aspect ratio approaches 1/ε, far from the
+    /// origin; a normal stop on rounding has bounds that agree and is `Separated`.
+    Stalled,
 }
 
 /// The answer of [`gjk_distance`].
@@ -90,10 +95,10 @@ impl<T: Real, const D: usize> GjkResult<T, D> {
         if self.status == GjkStatus::Intersecting || n.norm_squared() <= T::zero() {
             return None;
         }
-        let status = if self.status == GjkStatus::IterationCap {
-            ContactStatus::IterationCap
-        } else {
-            ContactStatus::Converged
+        let status = match self.status {
+            GjkStatus::IterationCap => ContactStatus::IterationCap,
+            GjkStatus::Stalled => ContactStatus::Unresolved,
+            _ => ContactStatus::Converged,
         };
         Some(Contact {
             point_a: self.point_a + n * radius_a,
@@ -102,6 +107,16 @@ impl<T: Real, const D: usize> GjkResult<T, D> {
             distance: self.distance - radius_a - radius_b,
             status,
         })
+    }
+
+    /// The distance a conservative caller may rely on: `distance` when GJK converged, the
+    /// proven `lower_bound` when it stopped at the iteration cap or stalled (where `distance`
+    /// is only an upper bound, and stepping by it could step through the contact).
+    pub fn safe_distance(&self) -> T {
+        match self.status {
+            GjkStatus::IterationCap | GjkStatus::Stalled => self.lower_bound,
+            _ => self.distance,
+        }
     }
 
     /// Unit vector from A's closest point towards B's, or zero when intersecting.
@@ -297,7 +312,7 @@ where
         GjkStatus::Intersecting => Intersection::Intersecting,
         GjkStatus::Separated if r.distance <= margin => Intersection::Intersecting,
         GjkStatus::Separated => Intersection::Separated { axis: r.point_b - r.point_a },
-        GjkStatus::IterationCap => {
+        GjkStatus::IterationCap | GjkStatus::Stalled => {
             if r.distance <= margin {
                 Intersection::Intersecting
             } else {
@@ -436,9 +451,15 @@ where
             break;
         }
         // No progress in floating point (or a NaN from a misbehaving user support map): the
-        // answer cannot improve, it is within rounding of the previous one.
+        // answer cannot improve. It is within rounding of the previous one when the proven
+        // lower bound agrees with it; otherwise the simplex was too ill-conditioned to resolve
+        // (the origin may even be inside) and the answer says so instead of claiming a
+        // separation. The slack is √ε of the distance plus √ε of the shapes' size: ordinary
+        // rounding stalls end orders of magnitude inside it.
         if !progress || !next_vv.is_finite() {
-            status = GjkStatus::Separated;
+            let slack = T::epsilon().sqrt() * (vv.sqrt() + scale_sq.sqrt());
+            let certified = vv.sqrt() - lower_sq.sqrt() <= slack;
+            status = if certified { GjkStatus::Separated } else { GjkStatus::Stalled };
             break;
         }
     }

@@ -27,8 +27,9 @@
 //! Every query takes A then B and answers in world space with a [`Contact`]: the unit `normal`
 //! points from A to B, `distance` is signed (negative = penetration depth), `point_a` and
 //! `point_b` are the witness points (closest points when separated, deepest points when
-//! penetrating), and `status` says whether the answer converged, hit an iteration cap, or
-//! came from a degenerate configuration. Swapping A and B gives [`Contact::flipped`] up to
+//! penetrating), and `status` says whether the answer converged, hit an iteration cap, came
+//! from a degenerate configuration, or could not be resolved in floating point (an upper bound,
+//! never a claim). Swapping A and B gives [`Contact::flipped`] up to
 //! the tolerances. Shapes are anything implementing [`cd_geom::SupportMap`], in 2D or 3D;
 //! place them in the world with [`cd_geom::Transformed`].
 //!

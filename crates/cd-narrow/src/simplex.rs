@@ -267,8 +267,7 @@ fn triangle_areas<T: Real, const D: usize>(
     let (p2, q2, r2, o2) = if D == 2 {
         ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()])
     } else {
-        let u = q - p;
-        let v = r - p;
+        let (u, v) = shortest_edges(p, q, r);
         let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
         let nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
         if nn <= T::zero() || !nn.is_finite() {
@@ -296,6 +295,28 @@ fn triangle_areas<T: Real, const D: usize>(
         cross2(&sub(&p2, &o2), &sub(&q2, &o2)),
     ];
     (areas, total)
+}
+
+/// Two consecutive edges of triangle `(p, q, r)` that leave out its longest one: their cross
+/// product is the triangle's normal (`(q − p) × (r − p)`, the same for any two consecutive
+/// edges) with the least rounding. The error of a cross product is about ε·|e₁|·|e₂| while its
+/// length is twice the area, so for a long thin triangle (a sliver of a 10¹⁰-long slab, say)
+/// the two long edges would give a normal tilted by ε·L/width, and a plane through vertices
+/// far from the origin then misses it by that tilt times L.
+pub(crate) fn shortest_edges<T: Real, const D: usize>(
+    p: &Vector<T, D>,
+    q: &Vector<T, D>,
+    r: &Vector<T, D>,
+) -> (Vector<T, D>, Vector<T, D>) {
+    let e = [q - p, r - q, p - r];
+    let l = [e[0].norm_squared(), e[1].norm_squared(), e[2].norm_squared()];
+    if l[0] >= l[1] && l[0] >= l[2] {
+        (e[1], e[2])
+    } else if l[1] >= l[2] {
+        (e[2], e[0])
+    } else {
+        (e[0], e[1])
+    }
 }
 
 /// Closest point of a tetrahedron (3D only) to the origin.

@@ -103,3 +103,16 @@ fn regression_hull_pose_beyond_the_coordinate_range_is_refused() {
 fn regression_shapes_at_the_coordinate_limit() {
     exercise::run(&[-8.9727783203125, 1e75]);
 }
+
+/// Found by the `narrow_queries` fuzz target: a ball of radius 2.49·10¹⁰ centred in a hull
+/// slab 2.49·10¹⁰ × 0.06 × 0.0003 (aspect 10¹⁴). With the ball first, GJK (on the ball's
+/// centre against the slab) reached a sliver simplex it could not resolve in floating point,
+/// stopped on "no progress" 10⁵ from the origin with a proven lower bound of 0, and claimed a
+/// separation: the depth came out 10⁵ too shallow as "converged". Such a stall is now
+/// `GjkStatus::Stalled` (an `Unresolved` contact, never a claim); the contact queries then run
+/// GJK on (B, A), which converges here, and mirror its answer, so both orders now agree to
+/// 10⁻¹⁴ of the size.
+#[test]
+fn regression_sliver_simplex_of_a_slab_with_aspect_ratio_1e14() {
+    exercise::run(&[-24947000000.0, -0.06103515625, -0.00030517578125]);
+}
