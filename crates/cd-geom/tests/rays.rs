@@ -365,3 +365,42 @@ fn obb_constructor_rejects_non_orthonormal() {
         Err(GeomError::Negative)
     );
 }
+
+/// Found by the `geom_queries` fuzz target (f32): a ray from near the origin with direction
+/// (3.3·10⁶, 3.3·10⁶, 10⁻⁴³) against a triangle with a vertex at (3.3·10⁶, 3.3·10⁶, 10⁻⁴³)
+/// and two at (−8, −24.2, −24.2) and (−24.2, −24.2, 2.5·10⁻⁴³): a hit with a non-finite
+/// parameter.
+#[test]
+fn regression_ray_triangle_subnormal_components_give_finite_hits() {
+    let bits = [
+        0x000000b4u32,
+        0xb938b938,
+        0xb938c10a,
+        0x0000b3b9,
+        0x00000000,
+        0xb9b9b900,
+        0xb9b939b9,
+        0xb9b9b9b9,
+        0xc1c1c1c1,
+        0x4a4ac1c1,
+        0x4a4a4a4a,
+        0x0000004a,
+        0xc1000000,
+        0xc1c1c1c1,
+        0xc1c1c1c1,
+        0xc1c1c1c1,
+        0xc1c1c1c1,
+        0x000000b3,
+    ];
+    let v: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let p = |i: usize| Point3::new(v[i], v[i + 1], v[i + 2]);
+    let ray = Ray::new(p(0), Vector3::new(v[9], v[10], v[11])).unwrap();
+    let tri = Triangle::new(p(9), p(12), p(15)).unwrap();
+    for (name, hit) in
+        [("moller", ray_triangle(&ray, &tri)), ("watertight", ray_triangle_watertight(&ray, &tri))]
+    {
+        if let Some(h) = hit {
+            assert!(h.t.is_finite() && h.u.is_finite() && h.v.is_finite(), "{name}: {h:?}");
+        }
+    }
+}

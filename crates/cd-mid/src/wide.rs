@@ -278,6 +278,20 @@ impl<T: Real> RayLanes<T> {
             let inv = self.inv_dir[a];
             let alpha = (node.origin[a] - o) * inv;
             let beta = node.scale[a] * inv;
+            if !(alpha + T::lit(255.0) * beta).is_finite() || !alpha.is_finite() {
+                // A direction component so small (or a node so far) that α or β overflows:
+                // α + q·β would give −∞ or NaN for bounds that are finite, and miss boxes the
+                // ray enters (a 10⁻³⁰⁰ component once did). The direct form keeps each bound
+                // exact to rounding, with ±∞ only where the true parameter overflows.
+                for l in 0..W {
+                    let t1 = (node.coord(a, lo[l]) - o) * inv;
+                    let t2 = (node.coord(a, hi[l]) - o) * inv;
+                    let (near, far) = if t1 < t2 { (t1, t2) } else { (t2, t1) };
+                    t_near[l] = if near > t_near[l] { near } else { t_near[l] };
+                    t_far[l] = if far < t_far[l] { far } else { t_far[l] };
+                }
+                continue;
+            }
             for l in 0..W {
                 let t1 = alpha + T::lit(lo[l] as f64) * beta;
                 let t2 = alpha + T::lit(hi[l] as f64) * beta;

@@ -112,3 +112,46 @@ fn regression_triangle_a_hair_outside_the_query_box() {
         0.0,
     ]);
 }
+
+/// Found by the `mid_queries` fuzz target: a ray starting exactly on a vertex of a triangle
+/// (a hit at t = 0), with direction (10⁻³⁰⁰, 0, −2.4·10¹⁰), was missed by the median-built
+/// hierarchy.
+#[test]
+fn regression_ray_starting_on_a_vertex_with_a_tiny_direction_component() {
+    exercise::run(&[
+        -7.421875,
+        3000000.0,
+        0.0,
+        0.0,
+        0.0,
+        1e-300,
+        0.0,
+        -24320000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        1e-300,
+        -7.37274169921875,
+        -24159000000.0,
+        -24159000000.0,
+        13729000000.0,
+        -0.62774658203125,
+        -0.62774658203125,
+        -0.62774658203125,
+        -0.62774658203125,
+        5.333251953125,
+        5.333251953125,
+        -0.62774658203125,
+        -7.4041748046875,
+        -24159000000.0,
+        -24159000000.0,
+        -24159000000.0,
+        6.66656494140625,
+        0.18218994140625,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ]);
+}

@@ -116,3 +116,13 @@ fn regression_shapes_at_the_coordinate_limit() {
 fn regression_sliver_simplex_of_a_slab_with_aspect_ratio_1e14() {
     exercise::run(&[-24947000000.0, -0.06103515625, -0.00030517578125]);
 }
+
+/// Found by the `narrow_queries` fuzz target (second long run): every shape built from the
+/// two numbers 7.76·10⁻⁴ and 3.14·10¹⁰: a hull needle 6.3·10¹⁰ long and 1.6·10⁻³ wide
+/// (aspect 4·10¹³) against itself. GJK claimed the needle 2.1·10⁷ away from itself; since the
+/// stall check it says `Unresolved` (an upper bound), which the exercise accepts for a pair
+/// the boolean test calls intersecting. Resolving it exactly is left open (FUZZING.md).
+#[test]
+fn regression_shapes_from_two_numbers_ten_orders_apart() {
+    exercise::run(&[0.000776, 31428000000.0]);
+}

@@ -65,12 +65,11 @@ fn moller_trumbore<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>, cull: bool) -
 #[inline(always)]
 fn scale_hit<T: Real>(t: T, u: T, v: T, adet: T) -> TriangleHit<T> {
     let inv = T::one() / adet;
-    if inv.is_finite() {
-        return TriangleHit { t: t * inv, u: u * inv, v: v * inv };
-    }
-    let t = t / adet;
+    let t = if inv.is_finite() { t * inv } else { t / adet };
+    let (u, v) = if inv.is_finite() { (u * inv, v * inv) } else { (u / adet, v / adet) };
+    // u, v ≤ 1 by the tests before; t can still overflow, even with a finite reciprocal.
     let t = if t.is_finite() { t } else { T::max_value().unwrap_or(T::zero()) };
-    TriangleHit { t, u: u / adet, v: v / adet }
+    TriangleHit { t, u, v }
 }
 
 /// The watertight ray/triangle test (Woop, Benthin, Wald 2013): the ray is sheared so it runs

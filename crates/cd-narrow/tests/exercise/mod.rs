@@ -110,13 +110,18 @@ pub fn run(v: &[f64]) {
                     ba.distance
                 );
             }
+            // An unresolved or capped distance is only an upper bound (floating point could
+            // not settle it: a 6·10¹⁰ × 0.0016 needle against itself, found by the fuzz
+            // target), so "intersecting" cannot contradict it; "apart" still can.
+            let bound_only = matches!(ab.status, ContactStatus::Unresolved | ContactStatus::IterationCap);
             if hit {
                 assert!(
-                    ab.distance <= tol,
-                    "{:?} / {:?}: intersecting, yet {} apart",
+                    bound_only || ab.distance <= tol,
+                    "{:?} / {:?}: intersecting, yet {} apart ({:?})",
                     a.shape(),
                     b.shape(),
-                    ab.distance
+                    ab.distance,
+                    ab.status
                 );
             } else {
                 assert!(
