@@ -127,6 +127,7 @@ pub fn main(args: &[String]) {
     }
     let root =
         Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf();
+    let started = std::time::SystemTime::now();
     if !report_only {
         let mut cmd = Command::new("cargo");
         cmd.current_dir(&root).args(["bench", "-p", "cd-benches", "--benches", "--"]);
@@ -146,7 +147,19 @@ pub fn main(args: &[String]) {
         }
         super::run(&mut cmd);
     }
-    let rows = super::bench_rows(&root.join("target/criterion"));
+    let mut rows = super::bench_rows(&root.join("target/criterion"));
+    if !report_only {
+        // Only what this run measured: target/criterion keeps groups of earlier runs too (a
+        // quick run's smaller world, a renamed group), which would otherwise be reported as
+        // current.
+        let criterion = root.join("target/criterion");
+        let fresh = |group: &str, function: &str| {
+            std::fs::metadata(criterion.join(group).join(function).join("new/estimates.json"))
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= started)
+        };
+        rows.retain(|r| fresh(&r.group, &r.cd) && fresh(&r.group, &r.parry));
+    }
     let generated = report(&rows, quick);
     if quick {
         let path = root.join("target/benchmarks-quick.md");
