@@ -6,7 +6,7 @@
 mod exercise;
 
 use cd_ccd::*;
-use exercise::{exercise, ROTATING_RUNS};
+use exercise::{exercise, ORACLE_STEPS, ROTATING_RUNS};
 use nalgebra::{Isometry3, Point3, Vector3};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,6 +42,10 @@ proptest! {
             let rotating = ROTATING_RUNS.load(Ordering::Relaxed);
             eprintln!("{rotating} of {n} cases reached the rotating queries");
             prop_assert!(rotating * 5 >= n, "only {} of {} cases reached the rotating queries", rotating, n);
+            // The step check against lateness must have something to check.
+            let steps = ORACLE_STEPS.load(Ordering::Relaxed);
+            eprintln!("{steps} oracle steps over {n} cases");
+            prop_assert!(steps >= 10 * n, "only {} oracle steps over {} cases", steps, n);
         }
     }
 }

@@ -1,10 +1,15 @@
 //! Builds every shape and motion it can from a list of arbitrary floats and runs every
-//! continuous query on them: nothing may panic or return a non-finite answer. Shared by the
-//! hostile-input property test and the `ccd_queries` fuzz target (which includes this file).
+//! continuous query on them: nothing may panic or return a non-finite answer, and no linear
+//! query may report its time of impact later than a step check finds the shapes overlapping
+//! (static distances from cd-narrow at 32 steps of the motion). Shared by the hostile-input
+//! property test and the `ccd_queries` fuzz target (which includes this file).
 #![allow(dead_code)]
 
 use cd_ccd::*;
-use cd_geom::{Aabb, Ball, Capsule, Obb, Plane, Point, Polygon, Real, Segment, Triangle, Vector};
+use cd_geom::{
+    Aabb, Ball, Capsule, ContactStatus, Obb, Plane, Point, Polygon, Real, Segment, Triangle, Vector,
+};
+use cd_narrow::{distance, PairCache, Shape};
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -24,6 +29,82 @@ pub fn ok<T: Real, const D: usize>(toi: Option<Toi<T, D>>, max_time: T) -> bool 
     })
 }
 
+/// Steps at which the oracle got a static distance (the property test checks there are many).
+pub static ORACLE_STEPS: AtomicUsize = AtomicUsize::new(0);
+
+/// Steps of the oracle check over the motion.
+const STEPS: usize = 32;
+
+/// Shapes of the step check, moved by a displacement.
+#[derive(Clone, Copy)]
+enum Moved<'a, T: Real> {
+    Ball(&'a Ball<T, 3>),
+    Box(&'a Obb<T, 3>),
+    Capsule(&'a Capsule<T, 3>),
+    Triangle(&'a Triangle<T, 3>),
+}
+
+/// The signed distance of `a` moved by `da` and `b` moved by `db`, when every shape rebuilds
+/// there and cd-narrow answers with a converged (or degenerate but valid) contact.
+fn moved_distance<T: Real>(a: Moved<'_, T>, da: Vector3<T>, b: Moved<'_, T>, db: Vector3<T>) -> Option<T> {
+    enum Owned<T: Real> {
+        Ball(Ball<T, 3>),
+        Box(Obb<T, 3>),
+        Capsule(Capsule<T, 3>),
+        Triangle(Triangle<T, 3>),
+    }
+    fn shape<T: Real>(o: &Owned<T>) -> Shape<'_, T> {
+        match o {
+            Owned::Ball(x) => Shape::Ball(x),
+            Owned::Box(x) => Shape::Box(x),
+            Owned::Capsule(x) => Shape::Capsule(x),
+            Owned::Triangle(x) => Shape::Triangle(x),
+        }
+    }
+    let place = |m: Moved<'_, T>, d: Vector3<T>| -> Option<Owned<T>> {
+        Some(match m {
+            Moved::Ball(x) => Owned::Ball(Ball::new(x.center() + d, x.radius()).ok()?),
+            Moved::Box(x) => Owned::Box(Obb::new(x.center() + d, *x.axes(), *x.half_extents()).ok()?),
+            Moved::Capsule(x) => Owned::Capsule(Capsule::new(x.a() + d, x.b() + d, x.radius()).ok()?),
+            Moved::Triangle(x) => Owned::Triangle(Triangle::new(x.a() + d, x.b() + d, x.c() + d).ok()?),
+        })
+    };
+    let (pa, pb) = (place(a, da)?, place(b, db)?);
+    let c = distance(shape(&pa), shape(&pb), &mut PairCache::default()).ok()?;
+    matches!(c.status, ContactStatus::Converged | ContactStatus::Degenerate).then_some(c.distance)
+}
+
+/// The oracle step check: at every step strictly before the reported time (or over the whole
+/// motion when there is no contact), the moved shapes do not overlap by more than `tol`.
+fn never_late<T: Real>(
+    name: &str,
+    toi: Option<Toi<T, 3>>,
+    motion: &LinearMotion<T, 3>,
+    a: Moved<'_, T>,
+    b: Moved<'_, T>,
+    tol: T,
+) {
+    let (end, last) = match toi {
+        Some(h) => (h.time, STEPS - 1),
+        None => (motion.max_time(), STEPS),
+    };
+    for i in 0..=last {
+        let t = end * T::lit(i as f64 / STEPS as f64);
+        if toi.is_some() && t >= end {
+            break; // at the reported time itself the shapes may touch or (started) overlap
+        }
+        let (da, db) = (motion.velocity_a() * t, motion.velocity_b() * t);
+        if let Some(d) = moved_distance(a, da, b, db) {
+            ORACLE_STEPS.fetch_add(1, Ordering::Relaxed);
+            assert!(
+                d >= -tol,
+                "{name}: the shapes overlap by {} at t = {t}, before the reported contact {toi:?}",
+                -d
+            );
+        }
+    }
+}
+
 /// Builds what it can from `v` and runs every query on it.
 pub fn exercise<T: Real>(v: &[f64]) {
     let x = |i: usize| T::lit(v[i % v.len()]);
@@ -36,6 +117,11 @@ pub fn exercise<T: Real>(v: &[f64]) {
     };
     let max_time = motion.max_time();
     let config = CastConfig::default();
+    // Overlaps the step check may not ignore: √ε of everything's size, so the rounding of the
+    // static queries at hostile magnitudes never counts.
+    let scale = v.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, x| m.max(x.abs()));
+    let reach = (motion.velocity_a().norm() + motion.velocity_b().norm()) * max_time;
+    let tol = T::epsilon().sqrt() * (T::lit(scale) + reach);
     let ball = Ball::new(p(0), x(12).abs());
     let other = Ball::new(p(13), x(16).abs());
     let plane = Plane::new(w(17), x(20));
@@ -46,15 +132,21 @@ pub fn exercise<T: Real>(v: &[f64]) {
     let obb2 = Obb::from_rotation(p(16), UnitQuaternion::identity(), w(18).abs());
     let poly = Polygon::new(vec![p(0), p(3), p(6), p(9)]);
     if let (Ok(a), Ok(b)) = (&ball, &other) {
-        assert!(ok(sphere_sphere(a, b, &motion), max_time));
-        assert!(ok(shape_cast(a.center(), a.radius(), b.center(), b.radius(), &motion, &config), max_time));
+        let exact = sphere_sphere(a, b, &motion);
+        assert!(ok(exact, max_time));
+        let cast = shape_cast(a.center(), a.radius(), b.center(), b.radius(), &motion, &config);
+        assert!(ok(cast, max_time));
+        never_late("sphere_sphere", exact, &motion, Moved::Ball(a), Moved::Ball(b), tol);
+        never_late("shape_cast balls", cast, &motion, Moved::Ball(a), Moved::Ball(b), tol);
     }
     if let (Ok(a), Ok(pl)) = (&ball, &plane) {
         assert!(ok(sphere_plane(a, pl, &motion), max_time));
         assert!(ok(sphere_halfspace(a, pl, &motion), max_time));
     }
     if let (Ok(a), Ok(t)) = (&ball, &tri) {
-        assert!(ok(sphere_triangle(a, t, &motion), max_time));
+        let hit = sphere_triangle(a, t, &motion);
+        assert!(ok(hit, max_time));
+        never_late("sphere_triangle", hit, &motion, Moved::Ball(a), Moved::Triangle(t), tol);
     }
     if let (Ok(a), Ok(pg)) = (&ball, &poly) {
         assert!(ok(sphere_polygon(a, pg, &motion), max_time));
@@ -64,8 +156,12 @@ pub fn exercise<T: Real>(v: &[f64]) {
         assert!(ok(capsule_halfspace(c, pl, &motion), max_time));
     }
     if let (Ok(c), Ok(t)) = (&cap, &tri) {
-        assert!(ok(capsule_triangle(c, t, &motion), max_time));
-        assert!(ok(shape_cast(&c.segment(), c.radius(), t, T::zero(), &motion, &config), max_time));
+        let exact = capsule_triangle(c, t, &motion);
+        assert!(ok(exact, max_time));
+        let cast = shape_cast(&c.segment(), c.radius(), t, T::zero(), &motion, &config);
+        assert!(ok(cast, max_time));
+        never_late("capsule_triangle", exact, &motion, Moved::Capsule(c), Moved::Triangle(t), tol);
+        never_late("shape_cast capsule/triangle", cast, &motion, Moved::Capsule(c), Moved::Triangle(t), tol);
     }
     if let Ok(a) = &aabb {
         let b = Aabb::from_center_half_extents(p(19), w(4).abs());
@@ -76,11 +172,17 @@ pub fn exercise<T: Real>(v: &[f64]) {
         assert!(swept.is_ok() || swept.is_err()); // a typed answer either way
     }
     if let (Ok(a), Ok(b)) = (&obb, &obb2) {
-        assert!(ok(obb_obb(a, b, &motion), max_time));
-        assert!(ok(shape_cast(a, T::zero(), b, T::zero(), &motion, &config), max_time));
+        let exact = obb_obb(a, b, &motion);
+        assert!(ok(exact, max_time));
+        let cast = shape_cast(a, T::zero(), b, T::zero(), &motion, &config);
+        assert!(ok(cast, max_time));
+        never_late("obb_obb", exact, &motion, Moved::Box(a), Moved::Box(b), tol);
+        never_late("shape_cast boxes", cast, &motion, Moved::Box(a), Moved::Box(b), tol);
         if let Ok(t) = &tri {
-            assert!(ok(triangle_obb(t, a, &motion), max_time));
+            let tb = triangle_obb(t, a, &motion);
+            assert!(ok(tb, max_time));
             assert!(ok(obb_triangle(a, t, &motion), max_time));
+            never_late("triangle_obb", tb, &motion, Moved::Triangle(t), Moved::Box(a), tol);
         }
     }
     if let (Ok(a), Ok(b)) = (&tri, &Triangle::new(p(5), p(8), p(11))) {
