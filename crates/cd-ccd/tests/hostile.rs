@@ -76,3 +76,87 @@ fn motions_reject_non_finite_and_out_of_range_values() {
     assert_eq!(LinearMotion::of_a(Vector3::new(1e76, 0.0, 0.0), 1.0).unwrap_err(), GeomError::OutOfRange);
     assert_eq!(LinearMotion::of_a(Vector3::new(2e9f32, 0.0, 0.0), 1.0).unwrap_err(), GeomError::OutOfRange);
 }
+
+/// Found by the `ccd_queries` fuzz target once it gained the step check against lateness: in
+/// f32, `shape_cast` of a 6·10⁻⁴ box inside a 0.62 × 0.002 × 5.8 box (overlapping from the start
+/// and throughout a 10⁻⁷ motion) reports no contact. f64 answers "started in contact". The
+/// exercise runs, with the f32 shape-cast step check disabled until this is fixed.
+#[test]
+fn regression_found_by_the_lateness_step_check() {
+    exercise::<f64>(&FOUND_BY_THE_STEP_CHECK);
+    exercise::<f32>(&FOUND_BY_THE_STEP_CHECK);
+}
+
+/// The open f32 miss itself (FUZZING.md, finding 12; cd-ccd's issue).
+#[test]
+#[ignore = "open bug: f32 shape cast misses a box that starts deep inside another"]
+fn f32_shape_cast_reports_a_box_starting_inside_another() {
+    use cd_geom::Obb;
+    use nalgebra::UnitQuaternion;
+    let v = &FOUND_BY_THE_STEP_CHECK;
+    let x = |i: usize| v[i % v.len()] as f32;
+    let p = |i: usize| Point3::new(x(i), x(i + 1), x(i + 2));
+    let w = |i: usize| Vector3::new(x(i), x(i + 1), x(i + 2));
+    let motion = LinearMotion::new(w(6), w(9), x(3).abs()).unwrap();
+    let a = Obb::from_rotation(p(7), UnitQuaternion::from_scaled_axis(w(8)), w(10).abs()).unwrap();
+    let b = Obb::from_rotation(p(16), UnitQuaternion::identity(), w(18).abs()).unwrap();
+    assert!(obb_obb(&a, &b, &motion).is_some());
+    assert!(shape_cast(&a, 0.0, &b, 0.0, &motion, &CastConfig::default()).is_some());
+}
+
+const FOUND_BY_THE_STEP_CHECK: [f64; 54] = [
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.54718017578125,
+    -0.00030517578125,
+    0.01495361328125,
+    -0.00030517578125,
+    -0.00030517578125,
+    0.0,
+    0.0,
+    1e-300,
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.02166748046875,
+    -0.00030517578125,
+    0.31219482421875,
+    0.001023,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -2.9022216796875,
+    -0.0140380859375,
+];
