@@ -9,6 +9,11 @@
 //! coordinate plane (triangle) and the longest axis (segment). When a coordinate has the wrong
 //! sign the origin is outside the opposite facet, and only those facets are searched.
 //!
+//! The closest point itself, on a triangle face, is the origin's projection along the face
+//! normal rather than the barycentric sum: the sum's rounding points in every direction, and on
+//! a long face near the origin that tilts GJK's next search direction enough to pick the same
+//! support point again and stall short of the true distance.
+//!
 //! Every vertex keeps the two support points it came from, so the witness points on A and on B
 //! are the same barycentric combination of them.
 
@@ -44,6 +49,8 @@ pub struct Simplex<T: Real, const D: usize> {
     /// motion, which is GJK's simplex warm start.
     directions: [Vector<T, D>; 4],
     len: usize,
+    /// The point closest to the origin found by the last [`Simplex::reduce`].
+    closest: Vector<T, D>,
 }
 
 impl<T: Real, const D: usize> Simplex<T, D> {
@@ -59,6 +66,7 @@ impl<T: Real, const D: usize> Simplex<T, D> {
             lambdas: [T::one(), T::zero(), T::zero(), T::zero()],
             directions: [direction; 4],
             len: 1,
+            closest: v.w,
         }
     }
 
@@ -120,9 +128,11 @@ impl<T: Real, const D: usize> Simplex<T, D> {
         &self.directions[..self.len]
     }
 
-    /// The closest point to the origin, `Σ λᵢ wᵢ`.
+    /// The point closest to the origin found by the last [`Simplex::reduce`]: `Σ λᵢ wᵢ`,
+    /// except on a triangle face (3D), where it is the origin's projection along the face
+    /// normal (same point, less rounding), and zero when the simplex encloses the origin.
     pub fn closest(&self) -> Vector<T, D> {
-        self.vertices().iter().zip(self.lambdas()).fold(Vector::zeros(), |acc, (v, &l)| acc + v.w * l)
+        self.closest
     }
 
     /// The witness points on A and on B, `Σ λᵢ aᵢ` and `Σ λᵢ bᵢ`.
@@ -146,11 +156,12 @@ impl<T: Real, const D: usize> Simplex<T, D> {
             3 => triangle(&w(0), &w(1), &w(2), [0, 1, 2]),
             _ => tetrahedron(&[w(0), w(1), w(2), w(3)]),
         };
+        self.closest = solution.point(&[w(0), w(1), w(2), w(3)]);
         self.apply(&solution);
-        self.closest()
+        self.closest
     }
 
-    fn apply(&mut self, s: &Solution<T>) {
+    fn apply(&mut self, s: &Solution<T, D>) {
         let (old, old_directions) = (self.vertices, self.directions);
         for k in 0..s.len {
             self.vertices[k] = old[s.index[k]];
@@ -164,18 +175,32 @@ impl<T: Real, const D: usize> Simplex<T, D> {
 /// A sub-simplex (indices into the caller's vertices) and the barycentric weights of the
 /// origin's closest point on it.
 #[derive(Clone, Copy, Debug)]
-struct Solution<T> {
+struct Solution<T: Real, const D: usize> {
     index: [usize; 4],
     lambda: [T; 4],
     len: usize,
+    /// The closest point computed directly when the barycentric combination would lose it:
+    /// for a triangle face, the origin's projection along the face normal. `Σ λᵢ wᵢ` has an
+    /// error of ε·max|wᵢ| in every direction, which on a face 10⁴ times longer than its
+    /// distance from the origin tilts the search direction enough to pick the wrong support
+    /// point of a box and stall; the projection's error is along the (accurate) normal only.
+    plane_point: Option<Vector<T, D>>,
 }
 
-impl<T: Real> Solution<T> {
+impl<T: Real, const D: usize> Solution<T, D> {
     fn vertex(i: usize) -> Self {
-        Self { index: [i, 0, 0, 0], lambda: [T::one(), T::zero(), T::zero(), T::zero()], len: 1 }
+        Self {
+            index: [i, 0, 0, 0],
+            lambda: [T::one(), T::zero(), T::zero(), T::zero()],
+            len: 1,
+            plane_point: None,
+        }
     }
 
-    fn point<const D: usize>(&self, w: &[Vector<T, D>]) -> Vector<T, D> {
+    fn point(&self, w: &[Vector<T, D>]) -> Vector<T, D> {
+        if let Some(p) = self.plane_point {
+            return p;
+        }
         (0..self.len).fold(Vector::zeros(), |acc, k| acc + w[self.index[k]] * self.lambda[k])
     }
 }
@@ -188,10 +213,10 @@ fn same_sign<T: Real>(a: T, b: T) -> bool {
 
 /// Keeps the candidate closer to the origin.
 fn closer<T: Real, const D: usize>(
-    best: Option<(Solution<T>, T)>,
-    candidate: Solution<T>,
+    best: Option<(Solution<T, D>, T)>,
+    candidate: Solution<T, D>,
     w: &[Vector<T, D>],
-) -> Option<(Solution<T>, T)> {
+) -> Option<(Solution<T, D>, T)> {
     let d = candidate.point(w).norm_squared();
     match best {
         Some((_, bd)) if bd <= d => best,
@@ -200,7 +225,7 @@ fn closer<T: Real, const D: usize>(
 }
 
 /// Closest point of segment `[p, q]` (caller indices `ids`) to the origin.
-fn segment<T: Real, const D: usize>(p: &Vector<T, D>, q: &Vector<T, D>, ids: [usize; 2]) -> Solution<T> {
+fn segment<T: Real, const D: usize>(p: &Vector<T, D>, q: &Vector<T, D>, ids: [usize; 2]) -> Solution<T, D> {
     let t = q - p;
     let tt = t.norm_squared();
     // Parameter of the origin's projection on the line through p and q: q's weight.
@@ -211,6 +236,7 @@ fn segment<T: Real, const D: usize>(p: &Vector<T, D>, q: &Vector<T, D>, ids: [us
             index: [ids[0], ids[1], 0, 0],
             lambda: [T::one() - lq, lq, T::zero(), T::zero()],
             len: 2,
+            plane_point: None,
         };
     }
     if num >= tt && tt > T::zero() {
@@ -228,19 +254,24 @@ fn triangle<T: Real, const D: usize>(
     q: &Vector<T, D>,
     r: &Vector<T, D>,
     ids: [usize; 3],
-) -> Solution<T> {
-    let (areas, total) = triangle_areas(p, q, r);
+) -> Solution<T, D> {
+    let (areas, total, projection) = triangle_areas(p, q, r);
     if areas.iter().all(|&c| same_sign(c, total)) {
         let inv = T::one() / total;
         let lambda = [areas[0] * inv, areas[1] * inv, areas[2] * inv, T::zero()];
-        return Solution { index: [ids[0], ids[1], ids[2], 0], lambda, len: 3 };
+        return Solution {
+            index: [ids[0], ids[1], ids[2], 0],
+            lambda,
+            len: 3,
+            plane_point: Some(projection),
+        };
     }
     // The origin's projection is outside (or on) the edge opposite each vertex whose area has
     // the wrong sign: search those edges only.
     let pts = [*p, *q, *r];
     let mut local: [Vector<T, D>; 4] = [Vector::zeros(); 4];
     local[..3].copy_from_slice(&pts);
-    let mut best: Option<(Solution<T>, T)> = None;
+    let mut best: Option<(Solution<T, D>, T)> = None;
     for (j, &area) in areas.iter().enumerate() {
         if same_sign(area, total) {
             continue;
@@ -257,13 +288,15 @@ fn triangle<T: Real, const D: usize>(
 }
 
 /// Signed areas of the three sub-triangles (origin's projection replacing each vertex in
-/// turn) and of the whole triangle, in the plane where the triangle's area is largest.
+/// turn) and of the whole triangle, in the plane where the triangle's area is largest; and the
+/// origin's projection on the triangle's plane (the origin itself in 2D).
 fn triangle_areas<T: Real, const D: usize>(
     p: &Vector<T, D>,
     q: &Vector<T, D>,
     r: &Vector<T, D>,
-) -> ([T; 3], T) {
+) -> ([T; 3], T, Vector<T, D>) {
     let cross2 = |a: &[T; 2], b: &[T; 2]| a[0] * b[1] - a[1] * b[0];
+    let mut projection = Vector::zeros();
     let (p2, q2, r2, o2) = if D == 2 {
         ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()])
     } else {
@@ -271,11 +304,12 @@ fn triangle_areas<T: Real, const D: usize>(
         let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
         let nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
         if nn <= T::zero() || !nn.is_finite() {
-            return ([T::zero(); 3], T::zero());
+            return ([T::zero(); 3], T::zero(), projection);
         }
         // Origin projected on the triangle's plane.
         let s = (p[0] * n[0] + p[1] * n[1] + p[2] * n[2]) / nn;
         let o = [n[0] * s, n[1] * s, n[2] * s];
+        projection = Vector::from_fn(|i, _| o[i]);
         // Drop the axis along which the normal is largest; (i, j) cyclic keeps the sign of n_k.
         let k = if n[0].abs() >= n[1].abs() && n[0].abs() >= n[2].abs() {
             0
@@ -294,7 +328,7 @@ fn triangle_areas<T: Real, const D: usize>(
         cross2(&sub(&r2, &o2), &sub(&p2, &o2)),
         cross2(&sub(&p2, &o2), &sub(&q2, &o2)),
     ];
-    (areas, total)
+    (areas, total, projection)
 }
 
 /// Two consecutive edges of triangle `(p, q, r)` that leave out its longest one: their cross
@@ -320,7 +354,7 @@ pub(crate) fn shortest_edges<T: Real, const D: usize>(
 }
 
 /// Closest point of a tetrahedron (3D only) to the origin.
-fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T> {
+fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T, D> {
     let det = |a: &Vector<T, D>, b: &Vector<T, D>, c: &Vector<T, D>| {
         a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
             + a[2] * (b[0] * c[1] - b[1] * c[0])
@@ -352,9 +386,10 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T> {
             index: [0, 1, 2, 3],
             lambda: [c[0] / total, c[1] / total, c[2] / total, c[3] / total],
             len: 4,
+            plane_point: Some(Vector::zeros()),
         };
     }
-    let mut best: Option<(Solution<T>, T)> = None;
+    let mut best: Option<(Solution<T, D>, T)> = None;
     for j in 0..4 {
         if !flat && same_sign(c[j], total) {
             continue;

@@ -119,10 +119,14 @@ fn regression_sliver_simplex_of_a_slab_with_aspect_ratio_1e14() {
 
 /// Found by the `narrow_queries` fuzz target (second long run): every shape built from the
 /// two numbers 7.76·10⁻⁴ and 3.14·10¹⁰: a hull needle 6.3·10¹⁰ long and 1.6·10⁻³ wide
-/// (aspect 4·10¹³) against itself. GJK claimed the needle 2.1·10⁷ away from itself; since the
-/// stall check it says `Unresolved` (an upper bound), which the exercise accepts for a pair
-/// the boolean test calls intersecting. Resolving it exactly is left open (FUZZING.md).
+/// (aspect 4·10¹³) against itself. GJK claimed the needle 2.1·10⁷ away from itself; the stall
+/// check then made it an honest `Unresolved`. The cause was the rounding of GJK's closest point
+/// on a long face (the barycentric sum, off by ε·10¹⁰ in every direction, so the next support
+/// point was no better): the simplex now projects the origin on a face along its normal, and
+/// every pair here resolves.
 #[test]
 fn regression_shapes_from_two_numbers_ten_orders_apart() {
+    exercise::BOUND_ONLY.with(|n| n.set(0));
     exercise::run(&[0.000776, 31428000000.0]);
+    assert_eq!(exercise::BOUND_ONLY.with(|n| n.get()), 0, "an intersecting pair came back unresolved");
 }
