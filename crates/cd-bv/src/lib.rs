@@ -4,7 +4,7 @@
 //!
 //! | volume | builders |
 //! |---|---|
-//! | AABB | [`aabb_from_points`], [`aabb_of_aabbs`], [`aabb_of_ball`], [`aabb_of_obb`], [`transformed_aabb`] |
+//! | AABB | [`aabb_from_points`], [`aabb_of_aabbs`], [`aabb_of_ball`], [`aabb_of_obb`], [`transformed_aabb`], [`aabb_of_posed_points`] |
 //! | k-DOP | [`kdop_from_points`], [`kdop_of_kdops`], [`kdop_of_obb`], [`kdop_of_ball`] |
 //! | OBB | [`obb_pca`], [`obb_pca_hull`] (Gottschalk et al. 1996), [`obb_pca_hull_area`], [`obb_dito14`] / [`obb_dito26`] (Larsson & Källberg 2011), [`obb_reference`] (tight reference), [`obb_min_area_2d`] (exact, rotating calipers), [`obb_with_axes`] |
 //! | convex hull | [`convex_hull`] / [`convex_hull_3d`] (Quickhull, 3D), [`convex_hull_2d`] (Andrew's monotone chain) |
@@ -26,7 +26,9 @@ mod reference;
 mod sphere;
 mod welzl;
 
-pub use aabb::{aabb_from_points, aabb_of_aabbs, aabb_of_ball, aabb_of_obb, transformed_aabb};
+pub use aabb::{
+    aabb_from_points, aabb_of_aabbs, aabb_of_ball, aabb_of_obb, aabb_of_posed_points, transformed_aabb,
+};
 pub use dito::{obb_dito, obb_dito14, obb_dito26};
 pub use epos::{epos_ball, epos_normal_count, EposSet};
 pub use hull2::{convex_hull_2d, convex_hull_2d_indices};

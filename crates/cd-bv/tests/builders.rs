@@ -88,6 +88,25 @@ proptest! {
         prop_assert!(p32.iter().all(|p| r.contains_point(p)));
     }
 
+    /// The box of posed points equals the box of the points moved one by one (oracle, to
+    /// rounding: a rotation matrix and a quaternion round differently).
+    #[test]
+    fn posed_points_box_matches_moving_each_point(
+        pts in cloud3(),
+        (ax, ay, az, angle) in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -7.0..7.0f64),
+        (tx, ty, tz) in (-1e3..1e3f64, -1e3..1e3f64, -1e3..1e3f64),
+    ) {
+        let axis = nalgebra::Vector3::new(ax, ay, az);
+        let rotation = nalgebra::UnitQuaternion::from_scaled_axis(axis.try_normalize(1e-9).unwrap_or(axis) * angle);
+        let pose = nalgebra::Isometry3::from_parts(nalgebra::Translation3::new(tx, ty, tz), rotation);
+        let moved: Vec<Point3<f64>> = pts.iter().map(|p| pose * p).collect();
+        let oracle = aabb_from_points(&moved).unwrap();
+        let got = aabb_of_posed_points(&pts, &pose).unwrap();
+        let tol = 1e-9 * (1.0 + oracle.half_extents().amax() + pose.translation.vector.amax());
+        prop_assert!((got.min() - oracle.min()).amax() <= tol && (got.max() - oracle.max()).amax() <= tol,
+            "{:?} vs {:?}", got, oracle);
+    }
+
     /// Child-volume builders contain their children.
     #[test]
     fn parents_contain_children(pts in cloud3(), radii in proptest::collection::vec(0.0..5.0f64, 60)) {
@@ -113,6 +132,10 @@ fn degenerate_inputs() {
     );
     let nan = [Point3::new(0.0, f64::NAN, 0.0), Point3::origin()];
     assert_eq!(aabb_from_points(&nan), Err(GeomError::NonFinite));
+    let identity = nalgebra::Isometry3::identity();
+    assert_eq!(aabb_of_posed_points(&empty, &identity), Err(GeomError::TooFewPoints));
+    let far = nalgebra::Isometry3::translation(f64::coord_limit(), 0.0, 0.0);
+    assert!(aabb_of_posed_points(&[Point3::new(f64::coord_limit(), 0.0, 0.0)], &far).is_err());
     assert_eq!(minimal_ball(&nan).err(), Some(GeomError::NonFinite));
     assert_eq!(kdop_from_points::<f64, 3, 13>(&nan).err(), Some(GeomError::NonFinite));
     let huge = [Point3::new(1e80, 0.0, 0.0)];

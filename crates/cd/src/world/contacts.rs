@@ -53,13 +53,16 @@ struct PairRun<'s, T: Real> {
     out: &'s mut Vec<Manifold<T, 3>>,
 }
 
+/// A placed shape with its world box (computed once per pose, reused by every pair).
+pub(crate) type Boxed<'a, T> = (&'a Placed<T>, &'a Aabb<T, 3>);
+
 /// Appends the manifolds of `a` and `b` (normals from A to B) to `out`. Pairs with nothing to
 /// test (two meshes, two half-spaces, a mesh and a half-space: only static geometry has them)
 /// produce none.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pair_manifolds<T: Real>(
-    a: &Placed<T>,
-    b: &Placed<T>,
+    a: Boxed<'_, T>,
+    b: Boxed<'_, T>,
     prediction: T,
     smooth_edges: bool,
     cache: &mut PairCache<T>,
@@ -73,32 +76,33 @@ pub(crate) fn pair_manifolds<T: Real>(
 impl<T: Real> PairRun<'_, T> {
     fn sub_pair(
         &mut self,
-        a: &Placed<T>,
-        b: &Placed<T>,
+        (a, a_box): Boxed<'_, T>,
+        (b, b_box): Boxed<'_, T>,
         cache: &mut PairCache<T>,
         salt: u32,
     ) -> Result<(), NarrowError> {
         match (a, b) {
-            (Placed::Compound(parts), other) => {
-                let reach = grown(&other.aabb(), self.prediction);
+            (Placed::Compound(parts), _) => {
+                let reach = grown(b_box, self.prediction);
                 for (i, part) in parts.iter().enumerate() {
-                    if aabb_aabb(&part.aabb(), &reach) {
+                    let part_box = part.aabb();
+                    if aabb_aabb(&part_box, &reach) {
                         self.work.mid_candidates += 1;
                         // Each part gets its own cache: warm-starting one part from another's
                         // simplex would only slow GJK down.
                         let next = salt.wrapping_mul(31).wrapping_add(i as u32 + 1);
-                        self.sub_pair(part, other, &mut PairCache::default(), next)?;
+                        self.sub_pair((part, &part_box), (b, b_box), &mut PairCache::default(), next)?;
                     }
                 }
                 Ok(())
             }
-            (_, Placed::Compound(_)) => self.flipped(b, a, cache, salt),
+            (_, Placed::Compound(_)) => self.flipped((b, b_box), (a, a_box), cache, salt),
             (Placed::Mesh(..), Placed::Mesh(..) | Placed::HalfSpace(_))
             | (Placed::HalfSpace(_), Placed::Mesh(..)) => Ok(()),
             (Placed::Mesh(mesh, pose), other) => {
                 let convex = other.narrow().expect("meshes and compounds are handled above");
                 // The partner's world box, taken into the mesh's frame (the box of the rotated box).
-                let world = grown(&other.aabb(), self.prediction);
+                let world = grown(b_box, self.prediction);
                 let mut triangles = std::mem::take(&mut self.scratch.triangles);
                 if mesh_triangles_in(mesh, pose, &world, &mut self.scratch.ws, &mut triangles).is_err() {
                     self.scratch.triangles = triangles;
@@ -123,7 +127,7 @@ impl<T: Real> PairRun<'_, T> {
                 self.scratch.triangles = triangles;
                 Ok(())
             }
-            (_, Placed::Mesh(..)) => self.flipped(b, a, cache, salt),
+            (_, Placed::Mesh(..)) => self.flipped((b, b_box), (a, a_box), cache, salt),
             (Placed::HalfSpace(_), Placed::HalfSpace(_)) => Ok(()),
             _ => {
                 let (Some(x), Some(y)) = (a.narrow(), b.narrow()) else { return Ok(()) };
@@ -135,8 +139,8 @@ impl<T: Real> PairRun<'_, T> {
     /// `sub_pair(b, a)` with its manifolds turned back into A→B.
     fn flipped(
         &mut self,
-        b: &Placed<T>,
-        a: &Placed<T>,
+        b: Boxed<'_, T>,
+        a: Boxed<'_, T>,
         cache: &mut PairCache<T>,
         salt: u32,
     ) -> Result<(), NarrowError> {

@@ -188,7 +188,7 @@ pub struct StepStats<T: Real> {
 /// step, with `ρ` a bound on the distance of its points from the centre of mass: half its box's
 /// diagonal plus the centre of mass's distance from the box's centre.
 fn surface_reach<T: Real>(enabled: bool, body: &Body<T>, dt: T) -> T {
-    if !enabled {
+    if !enabled || dt == T::zero() {
         return T::zero();
     }
     let b = &body.placed_aabb;
@@ -570,7 +570,7 @@ impl<T: Real> World<T> {
             }
         }
 
-        let manifolds = self.detect(dt, &mut stats, budget.map(|b| b.max_narrow_tests))?;
+        let manifolds = self.detect(dt, &mut stats, budget.map(|b| b.max_narrow_tests), true)?;
 
         let start = Instant::now();
         self.rigid.clear();
@@ -621,23 +621,25 @@ impl<T: Real> World<T> {
     pub fn detect_contacts(&mut self) -> Result<&StepStats<T>, WorldError> {
         self.events.clear();
         let mut stats = StepStats { bodies: self.len(), ..StepStats::default() };
-        self.detect(T::zero(), &mut stats, None)?;
+        self.detect(T::zero(), &mut stats, None, false)?;
         self.stats = stats;
         Ok(&self.stats)
     }
 
-    /// Broad, mid and narrow phases; `sweep` is the time over which CCD bodies' boxes are swept.
+    /// Broad, mid and narrow phases; `sweep` is the time over which CCD bodies' boxes are
+    /// swept. The solver's input is returned when `for_solver` (empty otherwise).
     fn detect(
         &mut self,
         sweep: T,
         stats: &mut StepStats<T>,
         budget: Option<usize>,
+        for_solver: bool,
     ) -> Result<Vec<ContactManifold<T>>, WorldError> {
         let start = Instant::now();
         self.update_broad_phase(sweep)?;
         stats.broad_pairs = self.pair_buffer.len();
         stats.broad_time = start.elapsed();
-        self.find_contacts(sweep, stats, budget)
+        self.find_contacts(sweep, stats, budget, for_solver)
     }
 
     /// How far a body's surface can move during a step of `dt`, for the speculative contacts
@@ -730,12 +732,13 @@ impl<T: Real> World<T> {
     /// the pairs left untested longest go first (touching ones count as two steps staler), so
     /// every pair is served in turn; once the budget is spent the remaining pairs keep their
     /// previous manifolds (counted in [`StepStats::skipped_pairs`]). Events come out in pair
-    /// order.
+    /// order. The solver's input is built only when `for_solver`.
     fn find_contacts(
         &mut self,
         dt: T,
         stats: &mut StepStats<T>,
         budget: Option<usize>,
+        for_solver: bool,
     ) -> Result<Vec<ContactManifold<T>>, WorldError> {
         let broad_pairs = std::mem::take(&mut self.pair_buffer);
         let first_event = self.events.len();
@@ -790,8 +793,8 @@ impl<T: Real> World<T> {
             found.clear();
             let prediction = self.pair_prediction(x, y, dt);
             pair_manifolds(
-                &x.placed,
-                &y.placed,
+                (&x.placed, &x.placed_aabb),
+                (&y.placed, &y.placed_aabb),
                 prediction,
                 self.config.smooth_internal_edges,
                 &mut state.cache,
@@ -841,6 +844,11 @@ impl<T: Real> World<T> {
         // The solver's input in pair order, whatever order the pairs were processed in.
         let mut solver_input = Vec::new();
         for state in &next {
+            stats.manifolds += state.manifolds.len();
+            stats.contact_points += state.manifolds.iter().map(|m| m.len()).sum::<usize>();
+            if !for_solver {
+                continue;
+            }
             let (a, b) = state.key;
             let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
                 continue;
@@ -856,10 +864,8 @@ impl<T: Real> World<T> {
                         id: p.id,
                     });
                 }
-                stats.contact_points += m.len();
                 solver_input.push(cm);
             }
-            stats.manifolds += state.manifolds.len();
         }
         self.pairs = next;
         Ok(solver_input)

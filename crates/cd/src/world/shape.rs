@@ -294,12 +294,23 @@ impl<T: Real> Placed<T> {
     pub(crate) fn aabb(&self) -> Aabb<T, 3> {
         let from =
             |(lo, hi): (Point<T, 3>, Point<T, 3>)| Aabb::new(lo, hi).unwrap_or_else(|_| point_box(&lo));
+        // Closed forms where there is one (this runs for every moving body every step); the
+        // support queries otherwise, and for large hulls, whose hill-climbing support visits
+        // far fewer vertices than a pass over all of them.
         match self {
-            Self::Ball(b) => from(support_aabb(b)),
-            Self::Cuboid(o) => from(support_aabb(o)),
-            Self::Capsule(c) => from(support_aabb(c)),
+            Self::Ball(b) => cd_bv::aabb_of_ball(b).unwrap_or_else(|_| from(support_aabb(b))),
+            Self::Cuboid(o) => cd_bv::aabb_of_obb(o).unwrap_or_else(|_| from(support_aabb(o))),
+            Self::Capsule(c) => {
+                let r = Vector3::repeat(c.radius());
+                let (p, q) = (c.a(), c.b());
+                from((p.inf(q) - r, p.sup(q) + r))
+            }
             Self::Cylinder(c) => from(support_aabb(c)),
             Self::Cone(c) => from(support_aabb(c)),
+            Self::Hull(hull, pose) if hull.vertices().len() < SMALL_HULL => {
+                cd_bv::aabb_of_posed_points(hull.vertices(), pose)
+                    .unwrap_or_else(|_| from(support_aabb(&Transformed::new(&**hull, *pose))))
+            }
             Self::Hull(hull, pose) => from(support_aabb(&Transformed::new(&**hull, *pose))),
             Self::Mesh(mesh, pose) => {
                 let local = *mesh.bvh().root_volume();
@@ -329,6 +340,9 @@ impl<T: Real> Placed<T> {
     }
 }
 
+/// Hulls with fewer vertices than this get their box from one pass over the moved vertices.
+const SMALL_HULL: usize = 64;
+
 fn point_box<T: Real>(p: &Point<T, 3>) -> Aabb<T, 3> {
     Aabb::from_center_half_extents(*p, Vector3::zeros()).expect("a valid point makes a valid box")
 }
@@ -353,4 +367,52 @@ fn half_space_box<T: Real>(plane: &Plane<T, 3>) -> Aabb<T, 3> {
     }
     Aabb::new(lo, hi)
         .unwrap_or_else(|_| Aabb::new(Point3::new(-big, -big, -big), Point3::new(big, big, big)).unwrap())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Translation3;
+
+    /// The closed-form boxes of `Placed::aabb` against the six support queries they replace
+    /// (the definition of the tightest box of a convex shape), at many poses.
+    #[test]
+    fn closed_form_boxes_match_support_boxes() {
+        let hull_points: Vec<Point3<f64>> = (0..12)
+            .map(|k| {
+                let t = k as f64 * 2.399_963;
+                Point3::new(t.cos() * (1.0 + 0.1 * k as f64), (k as f64 / 6.0) - 1.0, t.sin() * 0.7)
+            })
+            .collect();
+        let hull = Arc::new(cd_bv::convex_hull_3d(&hull_points).unwrap());
+        let shapes = [
+            ColliderShape::ball(0.7),
+            ColliderShape::cuboid(0.3, 1.2, 0.05),
+            ColliderShape::capsule(0.9, 0.25),
+            ColliderShape::ConvexHull(hull.clone()),
+        ];
+        for step in 0..200 {
+            let s = step as f64;
+            let axis = Vector3::new((s * 0.37).sin(), (s * 0.71).cos(), (s * 1.13).sin() + 0.2);
+            let rotation = UnitQuaternion::from_scaled_axis(axis * (s * 0.173));
+            let pose =
+                Isometry3::from_parts(Translation3::new(s * 3.1 - 300.0, s * 0.01, -s * 7.0), rotation);
+            for shape in &shapes {
+                let placed = shape.place(&pose).unwrap();
+                let (lo, hi) = match &placed {
+                    Placed::Ball(b) => support_aabb(b),
+                    Placed::Cuboid(o) => support_aabb(o),
+                    Placed::Capsule(c) => support_aabb(c),
+                    Placed::Hull(h, pose) => support_aabb(&Transformed::new(&**h, *pose)),
+                    _ => unreachable!("only the shapes listed above"),
+                };
+                let got = placed.aabb();
+                let tol = 1e-12 * (1.0 + s * 10.0);
+                assert!(
+                    (got.min() - lo).amax() <= tol && (got.max() - hi).amax() <= tol,
+                    "{shape:?} at {pose:?}: {got:?} vs ({lo:?}, {hi:?})"
+                );
+            }
+        }
+    }
 }
