@@ -83,7 +83,17 @@ pub fn capsule_triangle<T: Real>(
     let r = capsule.radius();
     let v = motion.relative_velocity();
     let start = closest_points_segment_triangle(&capsule.segment(), tri);
-    if start.distance_squared <= r * r {
+    // Touching at the start when the gap is below the rounding of the coordinates (sixteen
+    // ulps of the largest): the entry tests below cannot resolve a contact that close, and a
+    // radius-0 capsule there would be reported late (found by fuzzing: a segment ending 3·10⁻⁷
+    // from a triangle's vertex at 8·10⁹, moving into it, was reported a whole step later).
+    let magnitude = tri
+        .vertices()
+        .iter()
+        .chain([capsule.a(), capsule.b()])
+        .fold(T::zero(), |m, p| m.max(p.coords.amax()));
+    let touch = r + T::epsilon() * T::lit(16.0) * magnitude;
+    if start.distance_squared <= touch * touch {
         let mut normal = unit_or_zero(start.b - start.a);
         if normal == Vector3::zeros() {
             normal = unit_or_zero(tri.scaled_normal());

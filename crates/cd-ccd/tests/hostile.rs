@@ -107,6 +107,47 @@ fn f32_shape_cast_reports_a_box_starting_inside_another() {
     assert!(shape_cast(&a, 0.0, &b, 0.0, &motion, &CastConfig::default()).is_some());
 }
 
+/// Found by the `ccd_queries` fuzz target (2026-11-24, FUZZING.md finding 13): a radius-0
+/// capsule whose end lies 3·10⁻⁷ from a triangle's vertex, among coordinates of 8·10⁹ (below
+/// one ulp of them), moving into the triangle, was reported touching 0.94 time units later
+/// while the two already overlapped by 2.4·10⁸ at 0.5. A start gap below the coordinates'
+/// rounding now counts as started in contact.
+#[test]
+fn regression_segment_starting_on_a_triangle_at_huge_coordinates() {
+    let v = [
+        -7711000000.0,
+        -7898000000.0,
+        -7711000000.0,
+        -1000000.0,
+        -0.000508,
+        -0.00030517578125,
+        -0.00030517578125,
+        -2.35321044921875,
+        -7711000000.0,
+        -7711000000.0,
+        481000000.0,
+        0.0,
+        0.0,
+        2.5,
+        -0.00030517578125,
+        -2.4090576171875,
+        -7711000000.0,
+        -7898000000.0,
+        -24801000000.0,
+        2.3529052734375,
+        2.109375,
+    ];
+    exercise::<f64>(&v);
+    exercise::<f32>(&v);
+    let p = |i: usize| Point3::new(v[i], v[i + 1], v[i + 2]);
+    let capsule = cd_geom::Capsule::new(p(2), p(5), 0.0).unwrap();
+    let tri = cd_geom::Triangle::new(p(1), p(4), p(14)).unwrap();
+    let motion =
+        LinearMotion::new(Vector3::new(v[6], v[7], v[8]), Vector3::new(v[9], v[10], v[11]), 1e6).unwrap();
+    let hit = capsule_triangle(&capsule, &tri, &motion).expect("they touch at the start");
+    assert_eq!(hit.time, 0.0);
+}
+
 const FOUND_BY_THE_STEP_CHECK: [f64; 54] = [
     -0.00030517578125,
     -0.00030517578125,

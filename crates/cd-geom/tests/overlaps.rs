@@ -384,6 +384,16 @@ fn closest_point_helpers() {
     // Degenerate triangle (collinear): closest point on the segment it spans.
     let d = tri([0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]);
     assert_eq!(closest_point_on_triangle(&p3(1.5, 1.0, 0.0), &d).0, p3(1.5, 0.0, 0.0));
+    // Two equal vertices (found by the narrow fuzz target, 2026-11-24): every test of the
+    // edge a = b passed as 0 ≤ 0 and the answer was a, 8 away instead of on edge ac. Each
+    // coincident pair, each way round, against the closest point of the segment they span.
+    let (a, c) = (p3(0.0, -2.645, 8.941), p3(-2.645, 8.941, 0.0293));
+    let q = p3(0.7535, 0.0, -2.645);
+    let on_ac = closest_point_on_segment(&q, &Segment::new(a, c).unwrap()).0;
+    for t in [Triangle::new(a, a, c), Triangle::new(a, c, a), Triangle::new(c, a, a)] {
+        let got = closest_point_on_triangle(&q, &t.unwrap()).0;
+        assert!((got - on_ac).norm() < 1e-12, "{got:?} vs {on_ac:?}");
+    }
     // AABB, OBB, plane.
     assert_eq!(closest_point_on_aabb(&p3(3.0, 0.5, -4.0), &unit_box()), p3(1.0, 0.5, -1.0));
     let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4);

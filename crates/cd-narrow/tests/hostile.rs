@@ -130,3 +130,20 @@ fn regression_shapes_from_two_numbers_ten_orders_apart() {
     exercise::run(&[0.000776, 31428000000.0]);
     assert_eq!(exercise::BOUND_ONLY.with(|n| n.get()), 0, "an intersecting pair came back unresolved");
 }
+
+/// Found by the `narrow_queries` fuzz target (2026-11-24, FUZZING.md finding 14): a triangle
+/// with two equal vertices (a segment) 1.0 inside a ball of radius 8.9 was reported 2.97
+/// apart, converged: the closest point on a triangle took the zero-length edge's region (every
+/// test 0 ≤ 0) and answered that vertex. Zero-length edges no longer have a region.
+#[test]
+fn regression_triangle_with_two_equal_vertices_inside_a_ball() {
+    exercise::run(&[
+        0.75347900390625,
+        -0.0,
+        -2.64495849609375,
+        8.9410400390625,
+        0.029297999999999998,
+        0.029297999999999998,
+        0.029297999999999998,
+    ]);
+}

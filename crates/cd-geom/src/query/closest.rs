@@ -58,7 +58,9 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
         return (*b, one, zero); // vertex region B
     }
     let vc = d1 * d4 - d3 * d2;
-    if vc <= zero && d1 >= zero && d3 <= zero {
+    // `d1 − d3 = |ab|²`: a zero-length edge has no region of its own (with a = b every test
+    // here is 0 ≤ 0, and the answer would be a instead of the closest point on ac).
+    if vc <= zero && d1 >= zero && d3 <= zero && d1 - d3 > zero {
         let v = safe_ratio(d1, d1 - d3);
         return (a + ab * v, v, zero); // edge AB
     }
@@ -69,12 +71,12 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
         return (*c, zero, one); // vertex region C
     }
     let vb = d5 * d2 - d1 * d6;
-    if vb <= zero && d2 >= zero && d6 <= zero {
+    if vb <= zero && d2 >= zero && d6 <= zero && d2 - d6 > zero {
         let w = safe_ratio(d2, d2 - d6);
         return (a + ac * w, zero, w); // edge AC
     }
     let va = d3 * d6 - d5 * d4;
-    if va <= zero && (d4 - d3) >= zero && (d5 - d6) >= zero {
+    if va <= zero && (d4 - d3) >= zero && (d5 - d6) >= zero && (d4 - d3) + (d5 - d6) > zero {
         let w = safe_ratio(d4 - d3, (d4 - d3) + (d5 - d6));
         return (b + (c - b) * w, one - w, w); // edge BC
     }
