@@ -408,6 +408,9 @@ pub fn manifold<T: Real>(
         }
         _ => {
             if let Some(c) = contact(a, b, prediction, cache)? {
+                if crate::features::feature_manifold(&a, &b, &c, prediction, out) {
+                    return Ok(());
+                }
                 out.normal = c.normal;
                 out.push(ManifoldPoint {
                     point_a: c.point_a,

@@ -16,7 +16,7 @@
 //! | [`sat_polyhedron`] | convex polyhedron SAT with Gauss-map pruning, manifolds by face clipping |
 //! | [`box_triangle`] | box/triangle 13-axis SAT with minimum translation and clipped manifolds |
 //! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
-//! | [`mod@manifold`] | contact manifolds (up to four points with feature ids) |
+//! | [`mod@manifold`] | contact manifolds (up to four points with feature ids); other pairs' manifolds by clipping support features (faces, edges) |
 //! | [`internal_edges`] | triangle-mesh contacts without ghost collisions at shared edges |
 //! | [`pairs`] | analytic contacts: balls, boxes, capsules, triangles, half-spaces |
 //! | [`dispatch`] | one entry point per query for any two shapes: [`contact`], [`intersects`], [`distance`], [`manifold()`] |
@@ -58,6 +58,7 @@ pub mod dispatch2;
 pub mod epa;
 mod epa2;
 mod epa3;
+mod features;
 pub mod gjk;
 pub mod internal_edges;
 pub mod manifold;

@@ -295,10 +295,7 @@ fn clip<T: Real>(
     let centre = ref_pts.iter().fold(Vector::zeros(), |s, p| s + p.coords) / T::lit(ref_pts.len() as f64);
     for e in 0..ref_pts.len() {
         let (p, q) = (ref_pts[e], ref_pts[(e + 1) % ref_pts.len()]);
-        let mut side = (q - p).cross(&ref_normal);
-        if side.dot(&(p.coords - centre)) < T::zero() {
-            side = -side;
-        }
+        let side = outward_side(&p, &q, &ref_normal, &centre);
         let offset = side.dot(&p.coords);
         poly = clip_by_plane(&poly, &side, offset, e as u32);
         if poly.is_empty() {
@@ -321,6 +318,22 @@ fn clip<T: Real>(
         })
         .collect();
     out.reduce(&candidates);
+}
+
+/// The normal of the side plane through the face edge `p q` (the face's normal `n`, its
+/// centre `centre`), pointing away from the face.
+pub(crate) fn outward_side<T: Real>(
+    p: &Point<T, 3>,
+    q: &Point<T, 3>,
+    n: &Vector<T, 3>,
+    centre: &Vector<T, 3>,
+) -> Vector<T, 3> {
+    let side = (q - p).cross(n);
+    if side.dot(&(p.coords - centre)) < T::zero() {
+        -side
+    } else {
+        side
+    }
 }
 
 /// One Sutherland–Hodgman pass keeping `side·p ≤ offset`; new vertices get ids above 64 that
