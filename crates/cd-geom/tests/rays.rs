@@ -356,6 +356,83 @@ fn ray_capsule_cylinder_cone() {
     assert_eq!(ray_cone(&ray(p3(0.0, 0.0, 0.5), v3(1.0, 0.0, 0.0)), &cone).unwrap().t, 0.0);
 }
 
+/// Distance from `p` to a lozenge's parallelogram (two triangles).
+fn parallelogram_distance(p: &Point3<f64>, l: &Lozenge<f64>) -> f64 {
+    let (o, e0, e1) = (*l.origin(), *l.e0(), *l.e1());
+    [(o, o + e0, o + e0 + e1), (o, o + e0 + e1, o + e1)]
+        .iter()
+        .map(|&(a, b, c)| (closest_point_on_triangle(p, &Triangle::new(a, b, c).unwrap()).0 - p).norm())
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn ray_lozenge_hand_cases() {
+    // The square [0,2]×[0,2] in the xy plane grown by 0.5.
+    let l = Lozenge::new(p3(0.0, 0.0, 0.0), v3(2.0, 0.0, 0.0), v3(0.0, 2.0, 0.0), 0.5).unwrap();
+    // Down onto the face: z = 0.5 at t = 4.5, normal +z.
+    let h = ray_lozenge(&ray(p3(1.0, 1.0, 5.0), v3(0.0, 0.0, -1.0)), &l).unwrap();
+    assert!(close(h.t, 4.5) && (h.normal - v3(0.0, 0.0, 1.0)).norm() < 1e-12, "{h:?}");
+    // Sideways into the rounded edge x = 2 at z = 0: x = 2.5 at t = 2.5, normal +x.
+    let h = ray_lozenge(&ray(p3(5.0, 1.0, 0.0), v3(-1.0, 0.0, 0.0)), &l).unwrap();
+    assert!(close(h.t, 2.5) && (h.normal - v3(1.0, 0.0, 0.0)).norm() < 1e-12, "{h:?}");
+    // Past the rounded corner: along the diagonal at z = 0 towards (2,2): enters the corner
+    // ball at distance 0.5 from (2,2).
+    let d = v3(-1.0, -1.0, 0.0) / 2f64.sqrt();
+    let from = p3(2.0, 2.0, 0.0) - d * 5.0;
+    assert!(close(ray_lozenge(&ray(from, d), &l).unwrap().t, 4.5));
+    // Just above the radius, parallel to the face: miss. Inside: t = 0.
+    assert!(ray_lozenge(&ray(p3(-5.0, 1.0, 0.51), v3(1.0, 0.0, 0.0)), &l).is_none());
+    assert_eq!(ray_lozenge(&ray(p3(1.0, 1.0, 0.2), v3(1.0, 0.0, 0.0)), &l).unwrap().t, 0.0);
+    // A zero radius is the flat square; degenerate edges leave a capsule.
+    let flat = Lozenge::new(p3(0.0, 0.0, 0.0), v3(2.0, 0.0, 0.0), v3(0.0, 2.0, 0.0), 0.0).unwrap();
+    assert!(close(ray_lozenge(&ray(p3(1.0, 1.0, 3.0), v3(0.0, 0.0, -1.0)), &flat).unwrap().t, 3.0));
+    let stick = Lozenge::new(p3(0.0, 0.0, 0.0), v3(2.0, 0.0, 0.0), v3(0.0, 0.0, 0.0), 0.5).unwrap();
+    assert!(close(ray_lozenge(&ray(p3(1.0, 5.0, 0.0), v3(0.0, -1.0, 0.0)), &stick).unwrap().t, 4.5));
+}
+
+/// Against sampling: random lozenges (parallelograms too) and rays; the first sample inside
+/// is never before the reported hit, and the hit point lies on the surface.
+#[test]
+fn ray_lozenge_matches_sampling() {
+    let mut seed = 99u64;
+    let mut rnd = |lo: f64, hi: f64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lo + (hi - lo) * ((seed >> 11) as f64 / (1u64 << 53) as f64)
+    };
+    let (mut hits, mut misses) = (0, 0);
+    for _ in 0..400 {
+        let mut v = [0.0; 16];
+        v.iter_mut().for_each(|x| *x = rnd(-1.0, 1.0));
+        let w = |i: usize| v3(v[i], v[i + 1], v[i + 2]);
+        let (o, e0, e1) = (Point3::from(w(0)), w(3), w(6));
+        let l = Lozenge::new(o, e0, e1, v[15].abs() * 0.5).unwrap();
+        let start = Point3::from(w(12) * 3.0);
+        // Aimed near the lozenge, so about half the rays hit.
+        let dir = (o + (e0 + e1) * 0.5 + w(9) * 0.8) - start;
+        let r = Ray::new(start, dir.normalize()).unwrap().with_max_t(6.0).unwrap();
+        let hit = ray_lozenge(&r, &l);
+        let steps = 6000;
+        let first_inside = (0..=steps)
+            .map(|i| 6.0 * i as f64 / steps as f64)
+            .find(|&t| parallelogram_distance(&r.at(t), &l) <= l.radius());
+        match hit {
+            Some(h) => {
+                hits += 1;
+                let gap = parallelogram_distance(&r.at(h.t), &l) - l.radius();
+                assert!(gap <= 1e-9 && (h.t == 0.0 || gap >= -1e-9), "hit {h:?} is {gap} off the surface");
+                if let Some(t) = first_inside {
+                    assert!(t >= h.t - 1e-9, "inside at {t} before the hit {h:?}");
+                }
+            }
+            None => {
+                misses += 1;
+                assert!(first_inside.is_none(), "no hit but inside at {first_inside:?}");
+            }
+        }
+    }
+    assert!(hits > 50 && misses > 50, "{hits} hits, {misses} misses");
+}
+
 #[test]
 fn obb_constructor_rejects_non_orthonormal() {
     let skew = Matrix3::new(1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);

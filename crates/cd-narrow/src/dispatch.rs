@@ -17,8 +17,8 @@ use core::fmt;
 use nalgebra::Isometry3;
 
 use cd_geom::{
-    Ball, Capsule, Cone, Contact, ConvexPolyhedron, Cylinder, Obb, Plane, Point, Real, Segment, SupportMap,
-    Triangle, Vector,
+    Ball, Capsule, Cone, Contact, ConvexPolyhedron, Cylinder, Lozenge, Obb, Plane, Point, Real, Segment,
+    SupportMap, Triangle, Vector,
 };
 
 use crate::box_box::{box_box_contact, box_box_manifold};
@@ -47,6 +47,8 @@ pub enum Shape<'a, T: Real> {
     Cylinder(&'a Cylinder<T>),
     /// A cone.
     Cone(&'a Cone<T>),
+    /// A lozenge: a rectangle (or parallelogram) grown by a radius.
+    Lozenge(&'a Lozenge<T>),
     /// A convex polyhedron (vertices in world space).
     Polyhedron(&'a ConvexPolyhedron<T>),
     /// A convex polyhedron in its local frame, placed in the world by a pose (the usual form of
@@ -75,6 +77,7 @@ impl<'a, T: Real> Shape<'a, T> {
             Shape::Segment(_) => "segment",
             Shape::Cylinder(_) => "cylinder",
             Shape::Cone(_) => "cone",
+            Shape::Lozenge(_) => "lozenge",
             Shape::Polyhedron(_) => "polyhedron",
             Shape::Hull(_, _) => "hull",
             Shape::HalfSpace(_) => "half-space",
@@ -92,6 +95,7 @@ impl<'a, T: Real> Shape<'a, T> {
             Shape::Segment(s) => (Core::Segment(*s), T::zero()),
             Shape::Cylinder(c) => (Core::Cylinder(c), T::zero()),
             Shape::Cone(c) => (Core::Cone(c), T::zero()),
+            Shape::Lozenge(l) => (Core::Parallelogram(l), l.radius()),
             Shape::Polyhedron(p) => (Core::Polyhedron(p), T::zero()),
             Shape::Hull(p, pose) => (Core::Hull(p, pose), T::zero()),
             Shape::Convex(s, r) => (Core::Dyn(s), r),
@@ -111,6 +115,8 @@ enum Core<'a, T: Real> {
     Triangle(&'a Triangle<T, 3>),
     Cylinder(&'a Cylinder<T>),
     Cone(&'a Cone<T>),
+    /// A lozenge's core: its parallelogram (the radius is GJK's).
+    Parallelogram(&'a Lozenge<T>),
     Polyhedron(&'a ConvexPolyhedron<T>),
     Hull(&'a ConvexPolyhedron<T>, &'a Isometry3<T>),
     Dyn(&'a dyn SupportMap<T, 3>),
@@ -126,6 +132,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Triangle(t) => t.support(d),
             Core::Cylinder(c) => c.support(d),
             Core::Cone(c) => c.support(d),
+            Core::Parallelogram(l) => parallelogram_support(l, d),
             Core::Polyhedron(p) => p.support(d),
             Core::Hull(p, pose) => pose.transform_point(&p.support(&pose.inverse_transform_vector(d))),
             Core::Dyn(s) => s.support(d),
@@ -141,11 +148,24 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Triangle(t) => t.centroid(),
             Core::Cylinder(c) => c.interior_point(),
             Core::Cone(c) => c.interior_point(),
+            Core::Parallelogram(l) => l.interior_point(),
             Core::Polyhedron(p) => *p.vertex_mean(),
             Core::Hull(p, pose) => pose.transform_point(p.vertex_mean()),
             Core::Dyn(s) => s.interior_point(),
         }
     }
+}
+
+/// The support point of a lozenge's parallelogram (its support without the radius).
+pub(crate) fn parallelogram_support<T: Real>(l: &Lozenge<T>, d: &Vector<T, 3>) -> Point<T, 3> {
+    let mut p = *l.origin();
+    if d.dot(l.e0()) > T::zero() {
+        p += l.e0();
+    }
+    if d.dot(l.e1()) > T::zero() {
+        p += l.e1();
+    }
+    p
 }
 
 /// Why the dispatcher could not answer.

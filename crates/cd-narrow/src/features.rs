@@ -25,10 +25,12 @@
 
 use core::cmp::Ordering;
 
-use cd_geom::{Cone, Contact, ConvexPolyhedron, Cylinder, Obb, Point, Real, SupportMap, Triangle, Vector};
+use cd_geom::{
+    Cone, Contact, ConvexPolyhedron, Cylinder, Lozenge, Obb, Point, Real, SupportMap, Triangle, Vector,
+};
 use nalgebra::Isometry3;
 
-use crate::dispatch::Shape;
+use crate::dispatch::{parallelogram_support, Shape};
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::sat_polyhedron::outward_side;
 
@@ -124,6 +126,7 @@ pub(crate) fn support_feature<T: Real>(shape: &Shape<'_, T>, d: &Vector<T, 3>) -
         Shape::Triangle(t) => (triangle_feature(t, d), T::zero()),
         Shape::Cylinder(c) => (cylinder_feature(c, d), T::zero()),
         Shape::Cone(c) => (cone_feature(c, d), T::zero()),
+        Shape::Lozenge(l) => (parallelogram_feature(l, d), l.radius()),
         Shape::Polyhedron(p) => (hull_feature(p, &Isometry3::identity(), d), T::zero()),
         Shape::Hull(p, pose) => (hull_feature(p, pose, d), T::zero()),
         Shape::HalfSpace(h) => {
@@ -264,6 +267,32 @@ fn cone_feature<T: Real>(c: &Cone<T>, d: &Vector<T, 3>) -> Feature<T> {
         }
     }
     Feature::vertex(c.support(d), 3)
+}
+
+/// A lozenge's parallelogram: the face when its normal is within the tolerance of `d`, else
+/// an edge perpendicular to `d`, else the corner furthest along `d`.
+fn parallelogram_feature<T: Real>(l: &Lozenge<T>, d: &Vector<T, 3>) -> Feature<T> {
+    let (o, e0, e1) = (*l.origin(), *l.e0(), *l.e1());
+    let corners = [o, o + e0, o + e0 + e1, o + e1];
+    if let Some(n) = e0.cross(&e1).try_normalize(T::zero()) {
+        let along = n.dot(d);
+        if along.abs() >= face_cos::<T>() * d.norm() {
+            let n = if along >= T::zero() { n } else { -n };
+            return Feature::face(corners.into_iter(), n, 1 + u32::from(along >= T::zero()));
+        }
+    }
+    // The edge along e0 on the side of e1 that `d` favours, and the other way round.
+    let (side0, side1) = (
+        if d.dot(&e1) > T::zero() { e1 } else { Vector::zeros() },
+        if d.dot(&e0) > T::zero() { e0 } else { Vector::zeros() },
+    );
+    for (k, (e, start)) in [(e0, o + side0), (e1, o + side1)].into_iter().enumerate() {
+        if e.dot(d).abs() <= edge_sin::<T>() * e.norm() * d.norm() && e != Vector::<T, 3>::zeros() {
+            return Feature::edge(start, start + e, 3 + k as u32);
+        }
+    }
+    let corner = parallelogram_support(l, d);
+    Feature::vertex(corner, 5)
 }
 
 fn hull_feature<T: Real>(h: &ConvexPolyhedron<T>, pose: &Isometry3<T>, d: &Vector<T, 3>) -> Feature<T> {

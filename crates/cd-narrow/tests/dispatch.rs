@@ -16,6 +16,7 @@ struct Zoo {
     seg: Segment<f64, 3>,
     cyl: Cylinder<f64>,
     cone: Cone<f64>,
+    lozenge: Lozenge<f64>,
     poly: ConvexPolyhedron<f64>,
     cloud: Cloud<3>,
     pose: nalgebra::Isometry3<f64>,
@@ -50,6 +51,13 @@ impl Zoo {
             seg: Segment::new(c(rng), c(rng)).unwrap(),
             cyl: Cylinder::new(c(rng), c(rng), rng.range(0.1, 0.6)).unwrap(),
             cone: Cone::new(c(rng), c(rng), rng.range(0.1, 0.6)).unwrap(),
+            lozenge: Lozenge::new(
+                c(rng),
+                rng.vector::<3>(-0.8, 0.8),
+                rng.vector::<3>(-0.8, 0.8),
+                rng.range(0.05, 0.3),
+            )
+            .unwrap(),
             cloud: rng.blob::<3>(9, 1.0, 0.2, 0.8),
             pose: nalgebra::Isometry3::from_parts(
                 nalgebra::Translation3::from(rng.vector::<3>(-0.5, 0.5)),
@@ -67,6 +75,7 @@ impl Zoo {
             Shape::Segment(&self.seg),
             Shape::Cylinder(&self.cyl),
             Shape::Cone(&self.cone),
+            Shape::Lozenge(&self.lozenge),
             Shape::Polyhedron(&self.poly),
             Shape::Hull(&self.poly, &self.pose),
             Shape::Convex(&self.cloud, 0.1),
@@ -114,7 +123,7 @@ fn every_pair_in_both_orders_is_mirrored_and_consistent() {
             }
         }
     }
-    assert_eq!(checked, 200 * 100);
+    assert_eq!(checked, 200 * 121);
 }
 
 #[test]

@@ -86,6 +86,14 @@ fn resting_shapes_get_one_point_per_corner_or_end() {
     // A cone on its base.
     let cone = Cone::new(P3::new(0.0, 1.0, 0.0), P3::new(0.0, -0.02, 0.0), 0.5).unwrap();
     assert_flat(&manifold_of(Shape::Cone(&cone), Shape::HalfSpace(&ground), 0.0), 4, -0.02, -V3::y());
+    // A lozenge (a 1 × 0.6 rectangle grown by 0.1) lying on the box, sunk 0.01: its corners;
+    // standing on a long edge: that edge's two ends.
+    let flat =
+        Lozenge::new(P3::new(0.0, 0.09, 0.0), V3::new(1.0, 0.0, 0.0), V3::new(0.0, 0.0, 0.6), 0.1).unwrap();
+    assert_flat(&manifold_of(Shape::Box(&table), Shape::Lozenge(&flat), 0.0), 4, -0.01, V3::y());
+    let standing =
+        Lozenge::new(P3::new(0.0, 0.09, 0.0), V3::new(1.0, 0.0, 0.0), V3::new(0.0, 0.6, 0.0), 0.1).unwrap();
+    assert_flat(&manifold_of(Shape::Lozenge(&standing), Shape::Box(&table), 0.0), 2, -0.01, -V3::y());
     // A hull on a half-space.
     assert_flat(&manifold_of(Shape::Hull(&local, &pose), Shape::HalfSpace(&ground), 0.0), 4, -0.01, -V3::y());
 }
@@ -140,6 +148,13 @@ fn axis_aligned_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact()
         let seg = Segment::new(p0, p0 + V3::x() * rng.range(0.2, 1.0)).unwrap();
         let cyl = Cylinder::new(p0, p0 + axis * rng.range(0.2, 1.0), rng.range(0.1, 0.5)).unwrap();
         let cone = Cone::new(p0 + V3::y() * rng.range(0.2, 1.0), p0, rng.range(0.1, 0.5)).unwrap();
+        let lozenge = Lozenge::new(
+            c(&mut rng),
+            V3::x() * rng.range(0.1, 0.8),
+            axis.cross(&V3::x()) + V3::z() * 0.3,
+            rng.range(0.02, 0.2),
+        )
+        .unwrap();
         let shapes = [
             Shape::Box(&cube),
             Shape::Hull(&local, &pose),
@@ -148,6 +163,7 @@ fn axis_aligned_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact()
             Shape::Segment(&seg),
             Shape::Cylinder(&cyl),
             Shape::Cone(&cone),
+            Shape::Lozenge(&lozenge),
         ];
         for a in shapes {
             for b in shapes {

@@ -14,7 +14,7 @@
 //! from the origin. The inertia tensor is `tr(C) I − C` for the moment `C` about the centre.
 
 use cd_geom::{
-    Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, GeomError, GeomResult, Obb, Point, Real, Vector,
+    Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, GeomError, GeomResult, Lozenge, Obb, Point, Real, Vector,
 };
 use nalgebra::{Isometry3, Matrix3, Vector3};
 
@@ -172,6 +172,55 @@ impl<T: Real> MassProperties<T> {
         Self::new(mass, cone.base() + axis / T::lit(4.0), axial_tensor(&axis, along, across))
     }
 
+    /// A solid lozenge (a rectangle grown by a radius) of uniform `density`. Exact: the solid
+    /// splits into the rectangle's slab (thickness 2r), a half-cylinder along each edge and a
+    /// quarter-ball at each corner (the four make one ball); each piece's second moments about
+    /// the centre are summed in the rectangle's frame (by symmetry the cross terms cancel).
+    /// Error: a parallelogram core that is not a rectangle ([`GeomError::NotOrthonormal`]).
+    pub fn lozenge(lozenge: &Lozenge<T>, density: T) -> GeomResult<Self> {
+        let density = checked_density(density)?;
+        let (e0, e1, r) = (*lozenge.e0(), *lozenge.e1(), lozenge.radius());
+        let (l0, l1) = (e0.norm(), e1.norm());
+        if e0.dot(&e1).abs() > T::lit(1e-4) * l0 * l1 {
+            return Err(GeomError::NotOrthonormal);
+        }
+        // Frame: u along e0 (half length a), w along e1 (half length b), n across.
+        let (a, b) = (l0 / T::lit(2.0), l1 / T::lit(2.0));
+        let (u, w) = match (e0.try_normalize(T::zero()), e1.try_normalize(T::zero())) {
+            (Some(u), Some(w)) => (u, w),
+            (Some(u), None) => (u, any_perpendicular(&u)),
+            (None, Some(w)) => (any_perpendicular(&w), w),
+            (None, None) => (Vector3::x(), Vector3::z()),
+        };
+        let n = u.cross(&w);
+        let pi = T::pi();
+        let r2 = r * r;
+        // Centroid offsets of a half-disc and of a half-ball (also a quarter-ball's).
+        let half_disc = T::lit(4.0) * r / (T::lit(3.0) * pi);
+        let half_ball = T::lit(3.0 / 8.0) * r;
+        // Second moments Σ m·x² along u, n, w, piece by piece.
+        let slab = density * T::lit(8.0) * a * b * r;
+        let (mut su, mut sn, mut sw) =
+            (slab * a * a / T::lit(3.0), slab * r2 / T::lit(3.0), slab * b * b / T::lit(3.0));
+        let along_w = density * pi * r2 * b; // each of the two half-cylinders at u = ±a
+        su += T::lit(2.0) * along_w * (a * a + T::lit(2.0) * a * half_disc + r2 / T::lit(4.0));
+        sn += T::lit(2.0) * along_w * r2 / T::lit(4.0);
+        sw += T::lit(2.0) * along_w * b * b / T::lit(3.0);
+        let along_u = density * pi * r2 * a; // each of the two at w = ±b
+        sw += T::lit(2.0) * along_u * (b * b + T::lit(2.0) * b * half_disc + r2 / T::lit(4.0));
+        sn += T::lit(2.0) * along_u * r2 / T::lit(4.0);
+        su += T::lit(2.0) * along_u * a * a / T::lit(3.0);
+        let quarter = density * pi * r2 * r / T::lit(3.0); // each of the four corners
+        su += T::lit(4.0) * quarter * (a * a + T::lit(2.0) * a * half_ball + r2 / T::lit(5.0));
+        sn += T::lit(4.0) * quarter * r2 / T::lit(5.0);
+        sw += T::lit(4.0) * quarter * (b * b + T::lit(2.0) * b * half_ball + r2 / T::lit(5.0));
+        let mass = slab + T::lit(2.0) * (along_w + along_u) + T::lit(4.0) * quarter;
+        let frame = Matrix3::from_columns(&[u, n, w]);
+        let diagonal = Vector3::new(sn + sw, su + sw, su + sn);
+        let center = lozenge.origin() + (e0 + e1) / T::lit(2.0);
+        Self::new(mass, center, frame * Matrix3::from_diagonal(&diagonal) * frame.transpose())
+    }
+
     /// A solid convex polyhedron of uniform `density`.
     pub fn convex_polyhedron(hull: &ConvexPolyhedron<T>, density: T) -> GeomResult<Self> {
         let density = checked_density(density)?;
@@ -247,6 +296,14 @@ fn checked_density<T: Real>(density: T) -> GeomResult<T> {
     } else {
         Ok(density)
     }
+}
+
+/// A unit vector perpendicular to the unit `u`.
+fn any_perpendicular<T: Real>(u: &Vector3<T>) -> Vector3<T> {
+    let k = u.iamin();
+    let mut e = Vector3::zeros();
+    e[k] = T::one();
+    u.cross(&e).normalize()
 }
 
 /// The tensor of a solid of revolution about `axis`: `along` about the axis, `across` about

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use cd::geom::{Ball, Capsule, ConvexPolyhedron, Obb, Plane, Ray};
+use cd::geom::{Ball, Capsule, ConvexPolyhedron, Lozenge, Obb, Plane, Ray, Segment, Triangle};
 use cd::mid::{MeshBvh, TriMesh};
 use cd::narrow::{distance, PairCache, Shape};
 use cd::prelude::*;
@@ -85,6 +85,12 @@ fn scene(world: &mut World<f64>, count: usize) {
     world
         .add(BodyDesc::fixed(ColliderShape::HalfSpace).with_pose(Isometry3::translation(0.0, -1.0, 0.0)))
         .unwrap();
+    // A static ramp (one triangle) and a rail (a segment) over the bowl.
+    let ramp =
+        Triangle::new(Point3::new(-1.6, 0.2, -1.6), Point3::new(0.0, 0.2, -1.6), Point3::new(-1.6, 0.9, 0.0));
+    world.add(BodyDesc::fixed(ColliderShape::Triangle(ramp.unwrap()))).unwrap();
+    let rail = Segment::new(Point3::new(0.2, 0.35, 1.3), Point3::new(1.6, 0.35, 1.3)).unwrap();
+    world.add(BodyDesc::fixed(ColliderShape::Segment(rail))).unwrap();
     let octahedron = ColliderShape::convex_hull(hull());
     let dumbbell = ColliderShape::compound(vec![
         (Isometry3::translation(-0.3, 0.0, 0.0), ColliderShape::ball(0.2)),
@@ -92,11 +98,12 @@ fn scene(world: &mut World<f64>, count: usize) {
         (Isometry3::identity(), ColliderShape::cuboid(0.3, 0.05, 0.05)),
     ]);
     for k in 0..count {
-        let shape = match k % 5 {
+        let shape = match k % 6 {
             0 => ColliderShape::ball(0.3),
             1 => ColliderShape::cuboid(0.3, 0.2, 0.25),
             2 => ColliderShape::capsule(0.2, 0.15),
             3 => octahedron.clone(),
+            4 => ColliderShape::lozenge(0.25, 0.15, 0.08),
             _ => dumbbell.clone(),
         };
         let (x, z) = ((k % 4) as f64 * 0.9 - 1.35, ((k / 4) % 4) as f64 * 0.9 - 1.35);
@@ -148,6 +155,9 @@ enum Convex {
     Capsule(Capsule<f64, 3>),
     Hull(ConvexPolyhedron<f64>, Isometry3<f64>),
     Plane(Plane<f64, 3>),
+    Lozenge(Lozenge<f64>),
+    Triangle(Triangle<f64, 3>),
+    Segment(Segment<f64, 3>),
 }
 
 impl Convex {
@@ -158,6 +168,9 @@ impl Convex {
             Convex::Capsule(c) => f(Shape::Capsule(c)),
             Convex::Hull(h, p) => f(Shape::Hull(h, p)),
             Convex::Plane(p) => f(Shape::HalfSpace(p)),
+            Convex::Lozenge(l) => f(Shape::Lozenge(l)),
+            Convex::Triangle(t) => f(Shape::Triangle(t)),
+            Convex::Segment(s) => f(Shape::Segment(s)),
         }
     }
 }
@@ -176,6 +189,19 @@ fn convex(shape: &ColliderShape<f64>, pose: &Isometry3<f64>) -> Convex {
         ColliderShape::HalfSpace => Convex::Plane(
             Plane::from_point_normal(pose * Point3::origin(), pose.rotation * Vector3::y()).unwrap(),
         ),
+        ColliderShape::Lozenge { half_x, half_z, radius } => Convex::Lozenge(
+            Lozenge::new(
+                pose * Point3::new(-half_x, 0.0, -half_z),
+                pose.rotation * Vector3::new(2.0 * half_x, 0.0, 0.0),
+                pose.rotation * Vector3::new(0.0, 0.0, 2.0 * half_z),
+                *radius,
+            )
+            .unwrap(),
+        ),
+        ColliderShape::Triangle(t) => {
+            Convex::Triangle(Triangle::new(pose * t.a(), pose * t.b(), pose * t.c()).unwrap())
+        }
+        ColliderShape::Segment(s) => Convex::Segment(Segment::new(pose * s.a(), pose * s.b()).unwrap()),
         other => panic!("no convex oracle for {}", other.name()),
     }
 }
@@ -708,4 +734,61 @@ fn bodies_slide_across_interior_mesh_edges_without_catching() {
             assert!(worst_vy < 0.15, "hopped at {worst_vy}");
         }
     }
+}
+
+/// Lozenges, triangles and segments as bodies: a lozenge dropped on the ground settles flat on
+/// four contact points without sinking; a ball rolls down a static triangle; rays hit both with
+/// the right parameter and normal; a dynamic triangle or segment (no volume) is a typed error.
+#[test]
+fn lozenge_triangle_and_segment_bodies() {
+    let mut world = World::<f64>::default();
+    world.add(BodyDesc::fixed(ColliderShape::HalfSpace)).unwrap();
+    let tile = world
+        .add(
+            BodyDesc::dynamic(ColliderShape::lozenge(0.4, 0.3, 0.05))
+                .with_pose(Isometry3::translation(0.0, 0.5, 0.0)),
+        )
+        .unwrap();
+    let ramp =
+        Triangle::new(Point3::new(2.0, 1.0, -1.0), Point3::new(2.0, 1.0, 1.0), Point3::new(5.0, 0.0, 0.0))
+            .unwrap();
+    world.add(BodyDesc::fixed(ColliderShape::Triangle(ramp))).unwrap();
+    let ball = world
+        .add(BodyDesc::dynamic(ColliderShape::ball(0.2)).with_pose(Isometry3::translation(2.6, 1.5, 0.0)))
+        .unwrap();
+    let rail = Segment::new(Point3::new(-3.0, 0.3, 3.0), Point3::new(3.0, 0.3, 3.0)).unwrap();
+    world.add(BodyDesc::fixed(ColliderShape::Segment(rail))).unwrap();
+    for _ in 0..240 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    // Resting at the radius above the ground, level, on a full manifold.
+    let pose = *world.body(tile).unwrap().pose();
+    assert!((pose.translation.y - 0.05).abs() < 0.01, "the tile rests at {:?}", pose.translation);
+    assert!((pose.rotation * Vector3::y()).y > 0.999, "the tile tilted: {:?}", pose.rotation);
+    let points: usize = world
+        .contact_pairs()
+        .filter(|(a, b, _)| *a == tile || *b == tile)
+        .map(|(_, _, m)| m.iter().map(|m| m.len()).sum::<usize>())
+        .sum();
+    assert_eq!(points, 4, "a resting tile touches at its four corners");
+    // The ball went down the ramp (towards +x) and off it.
+    assert!(world.body(ball).unwrap().pose().translation.x > 3.0);
+
+    // Rays: straight down onto the tile's top face, and onto the ramp's upper face.
+    let down = Ray::new(Point3::new(0.1, 3.0, 0.1), -Vector3::y()).unwrap();
+    let hit = world.cast_ray(&down, &CollisionGroups::default()).unwrap();
+    assert_eq!(hit.body, tile);
+    assert!((hit.t - (3.0 - pose.translation.y - 0.05)).abs() < 1e-3, "{hit:?}");
+    let onto_ramp = Ray::new(Point3::new(3.5, 3.0, 0.0), -Vector3::y()).unwrap();
+    let hit = world.cast_ray(&onto_ramp, &CollisionGroups::default()).unwrap();
+    assert!((hit.t - 2.5).abs() < 1e-9 && hit.normal.y > 0.9, "{hit:?}");
+
+    // No volume, no mass.
+    let dynamic_triangle = BodyDesc::dynamic(ColliderShape::Triangle(ramp));
+    assert_eq!(world.add(dynamic_triangle).unwrap_err(), WorldError::NoVolume { shape: "triangle" });
+    assert_eq!(
+        world.add(BodyDesc::dynamic(ColliderShape::Segment(rail))).unwrap_err(),
+        WorldError::NoVolume { shape: "segment" }
+    );
+    assert!(world.add(BodyDesc::dynamic(ColliderShape::lozenge(0.4, -0.1, 0.05))).is_err());
 }

@@ -1,4 +1,5 @@
-//! Rays against round solids: capsule (2D and 3D), capped cylinder and capped cone (3D).
+//! Rays against round solids: capsule (2D and 3D), capped cylinder, capped cone and lozenge
+//! (3D).
 //!
 //! Each solid is an intersection (cylinder, cone) or union (capsule) of simple pieces; the ray's
 //! inside-interval of each piece is computed from a quadratic or a slab and the intervals are
@@ -8,7 +9,7 @@
 use crate::query::closest::closest_point_on_segment;
 use crate::query::ray_sphere::ray_ball;
 use crate::support::unit_or_zero;
-use crate::{Ball, Capsule, Cone, Cylinder, Point, Ray, RayHit, Real, Vector};
+use crate::{Ball, Capsule, Cone, Cylinder, Lozenge, Point, Ray, RayHit, Real, Vector};
 
 /// Roots `t₀ ≤ t₁` of `a t² + 2b t + c = 0` for `a > 0`, or `None` when the discriminant is
 /// negative.
@@ -219,4 +220,40 @@ pub fn ray_cone<T: Real>(ray: &Ray<T, 3>, cone: &Cone<T>) -> Option<RayHit<T, 3>
         slab_normal.map_or_else(Vector::zeros, |n| unit_or_zero(&n))
     };
     Some(RayHit { t: enter, normal })
+}
+
+/// Ray/lozenge: a lozenge is the union of its parallelogram thickened by the radius (a prism,
+/// the intersection of three slabs) and the four capsules around its edges, so the first hit
+/// is the earliest entry into any of the five. A degenerate parallelogram (parallel or zero
+/// edges) is covered by its edge capsules alone. O(1).
+pub fn ray_lozenge<T: Real>(ray: &Ray<T, 3>, lozenge: &Lozenge<T>) -> Option<RayHit<T, 3>> {
+    let (o, e0, e1, r) = (*lozenge.origin(), *lozenge.e0(), *lozenge.e1(), lozenge.radius());
+    let corners = [o, o + e0, o + e0 + e1, o + e1];
+    let mut best: Option<RayHit<T, 3>> = None;
+    let mut keep = |hit: Option<RayHit<T, 3>>| {
+        if let Some(h) = hit {
+            if best.is_none_or(|b| h.t < b.t) {
+                best = Some(h);
+            }
+        }
+    };
+    for k in 0..4 {
+        keep(ray_capsule(ray, &Capsule::new_unchecked(corners[k], corners[(k + 1) % 4], r)));
+    }
+    if let Some(n) = e0.cross(&e1).try_normalize(T::zero()) {
+        // Across the faces (thickness 2r), then between each pair of opposite edges: the slab
+        // along the in-plane direction perpendicular to one edge, spanning the other edge.
+        let mut iv = Interval::new(ray.max_t());
+        let mut inside = clip_slab(&mut iv, ray, &(o - n * r), &n, r + r);
+        for (edge, across) in [(e0, e1), (e1, e0)] {
+            let m = n.cross(&edge).normalize();
+            let (u, len) =
+                if m.dot(&across) >= T::zero() { (m, m.dot(&across)) } else { (-m, -m.dot(&across)) };
+            inside = inside && clip_slab(&mut iv, ray, &o, &u, len);
+        }
+        if inside {
+            keep(iv.hit());
+        }
+    }
+    best
 }

@@ -27,6 +27,10 @@ impl<T: Real, const D: usize> Capsule<T, D> {
         let radius = validate::non_negative(radius)?;
         Ok(Capsule { a, b, radius })
     }
+    /// A capsule from trusted parts (already validated), for the crate's own decompositions.
+    pub(crate) fn new_unchecked(a: Point<T, D>, b: Point<T, D>, radius: T) -> Self {
+        Capsule { a, b, radius }
+    }
     /// First end of the core segment.
     #[inline(always)]
     pub fn a(&self) -> &Point<T, D> {

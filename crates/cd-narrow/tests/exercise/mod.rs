@@ -7,7 +7,9 @@
 //! (which includes this file).
 #![allow(dead_code)]
 
-use cd_geom::{obb_obb, Ball, Capsule, Cone, ContactStatus, ConvexPolyhedron, Cylinder, Obb, Triangle};
+use cd_geom::{
+    obb_obb, Ball, Capsule, Cone, ContactStatus, ConvexPolyhedron, Cylinder, Lozenge, Obb, Triangle,
+};
 use cd_narrow::{
     contact, distance, intersects, manifold, mpr_intersects, Manifold, MprConfig, PairCache, Shape,
 };
@@ -30,6 +32,7 @@ enum Built {
     Box(Obb<f64, 3>),
     Cylinder(Cylinder<f64>),
     Cone(Cone<f64>),
+    Lozenge(Lozenge<f64>),
     Triangle(Triangle<f64, 3>),
     Hull(ConvexPolyhedron<f64>, Isometry3<f64>),
 }
@@ -42,6 +45,7 @@ impl Built {
             Built::Box(b) => Shape::Box(b),
             Built::Cylinder(c) => Shape::Cylinder(c),
             Built::Cone(c) => Shape::Cone(c),
+            Built::Lozenge(l) => Shape::Lozenge(l),
             Built::Triangle(t) => Shape::Triangle(t),
             Built::Hull(h, p) => Shape::Hull(h, p),
         }
@@ -75,6 +79,7 @@ pub fn run(v: &[f64]) {
     shapes.extend(Obb::from_rotation(p(20), rot(23), w(2).abs()).ok().map(Built::Box));
     shapes.extend(Cylinder::new(p(5), p(9), x(13).abs()).ok().map(Built::Cylinder));
     shapes.extend(Cone::new(p(6), p(12), x(15).abs()).ok().map(Built::Cone));
+    shapes.extend(Lozenge::new(p(3), w(9), w(13), x(8).abs()).ok().map(Built::Lozenge));
     shapes.extend(Triangle::new(p(1), p(8), p(16)).ok().map(Built::Triangle));
     if let Ok(local) = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), w(18).abs()) {
         if let (Ok(hull), true) = (ConvexPolyhedron::from_obb(&local), finite(&w(21))) {

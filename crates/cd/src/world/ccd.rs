@@ -27,6 +27,9 @@ fn with_support<T: Real, R>(placed: &Placed<T>, f: impl FnOnce(&dyn SupportMap<T
         Placed::Capsule(c) => f(c),
         Placed::Cylinder(c) => f(c),
         Placed::Cone(c) => f(c),
+        Placed::Lozenge(l) => f(l),
+        Placed::Triangle(t) => f(t),
+        Placed::Segment(s) => f(s),
         Placed::Hull(h, pose) => f(&Transformed::new(&**h, *pose)),
         Placed::Mesh(..) | Placed::HalfSpace(_) | Placed::Compound(_) => return None,
     })

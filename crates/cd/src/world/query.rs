@@ -5,8 +5,8 @@
 
 use cd_ccd::Toi;
 use cd_geom::{
-    ray_ball, ray_capsule, ray_cone, ray_convex_polyhedron, ray_cylinder, ray_obb, ray_plane, Aabb, Ball,
-    Obb, Point, Ray, Real, SupportMap, Vector,
+    ray_ball, ray_capsule, ray_cone, ray_convex_polyhedron, ray_cylinder, ray_lozenge, ray_obb, ray_plane,
+    ray_triangle, Aabb, Ball, Obb, Point, Ray, Real, SupportMap, Vector,
 };
 use cd_mid::QueryWorkspace;
 use cd_narrow::{distance, intersects, PairCache, Shape};
@@ -43,6 +43,16 @@ fn ray_placed<T: Real>(
         Placed::Capsule(c) => ray_capsule(ray, c),
         Placed::Cylinder(c) => ray_cylinder(ray, c),
         Placed::Cone(c) => ray_cone(ray, c),
+        Placed::Lozenge(l) => ray_lozenge(ray, l),
+        Placed::Triangle(t) => {
+            let hit = ray_triangle(ray, t)?;
+            // Two-sided: the face normal turned towards the ray.
+            let n = t.normal().unwrap_or_else(|_| Vector::zeros());
+            let facing = if n.dot(ray.dir()) > T::zero() { -n } else { n };
+            return Some((hit.t, facing));
+        }
+        // A ray meets a segment only on a set of measure zero: never reported.
+        Placed::Segment(_) => return None,
         Placed::HalfSpace(plane) => {
             if plane.signed_distance(ray.origin()) <= T::zero() {
                 return Some((T::zero(), Vector::zeros()));

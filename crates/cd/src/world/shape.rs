@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use cd_geom::{
-    support_aabb, Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, GeomError, GeomResult, Obb, Plane,
-    Point, Real, Transformed,
+    support_aabb, Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, GeomError, GeomResult, Lozenge, Obb,
+    Plane, Point, Real, Segment, Transformed, Triangle,
 };
 use cd_mid::MeshBvh;
 use cd_narrow::{Shape, TriangleNeighbors};
@@ -103,6 +103,23 @@ pub enum ColliderShape<T: Real> {
         /// Base radius (> 0).
         radius: T,
     },
+    /// A lozenge: the rectangle of half extents `half_x` × `half_z` in the body's xz plane,
+    /// centred at the origin, grown by `radius` (a rounded box that is thin along y: a tile, a
+    /// platform, a coin-like slab).
+    Lozenge {
+        /// Half extent along x (≥ 0; zero gives a capsule).
+        half_x: T,
+        /// Half extent along z (≥ 0).
+        half_z: T,
+        /// Radius (> 0).
+        radius: T,
+    },
+    /// A triangle, vertices in the body's frame (static and kinematic bodies only: it has no
+    /// volume, hence no mass).
+    Triangle(Triangle<T, 3>),
+    /// A segment, ends in the body's frame (static and kinematic bodies only, like a
+    /// triangle): a wire, a rail, a laser line for overlap tests.
+    Segment(Segment<T, 3>),
     /// A convex polyhedron, vertices in the body's frame.
     ConvexHull(Arc<ConvexPolyhedron<T>>),
     /// A triangle mesh in the body's frame (static and kinematic bodies only: a mesh has no
@@ -131,6 +148,11 @@ impl<T: Real> ColliderShape<T> {
         Self::Capsule { half_height, radius }
     }
 
+    /// A lozenge: a `2·half_x × 2·half_z` rectangle in the xz plane grown by `radius`.
+    pub fn lozenge(half_x: T, half_z: T, radius: T) -> Self {
+        Self::Lozenge { half_x, half_z, radius }
+    }
+
     /// A convex hull (vertices in the body's frame).
     pub fn convex_hull(hull: ConvexPolyhedron<T>) -> Self {
         Self::ConvexHull(Arc::new(hull))
@@ -154,6 +176,9 @@ impl<T: Real> ColliderShape<T> {
             Self::Capsule { .. } => "capsule",
             Self::Cylinder { .. } => "cylinder",
             Self::Cone { .. } => "cone",
+            Self::Lozenge { .. } => "lozenge",
+            Self::Triangle(_) => "triangle",
+            Self::Segment(_) => "segment",
             Self::ConvexHull(_) => "convex hull",
             Self::TriangleMesh(_) => "triangle mesh",
             Self::HalfSpace => "half-space",
@@ -163,7 +188,7 @@ impl<T: Real> ColliderShape<T> {
 
     /// Whether the shape encloses a volume (can be given a mass).
     pub fn is_solid(&self) -> bool {
-        !matches!(self, Self::TriangleMesh(_) | Self::HalfSpace)
+        !matches!(self, Self::TriangleMesh(_) | Self::HalfSpace | Self::Triangle(_) | Self::Segment(_))
     }
 
     /// Checks the dimensions (finite, positive where required) and the compound's parts.
@@ -193,6 +218,18 @@ impl<T: Real> ColliderShape<T> {
                 positive(*radius)?;
                 positive(*half_height)
             }
+            Self::Lozenge { half_x, half_z, radius } => {
+                positive(*radius)?;
+                // Zero half extents are allowed: a capsule, or a ball.
+                cd_geom::validate::vector(&Vector3::new(*half_x, *half_z, T::zero()))?;
+                if *half_x < T::zero() || *half_z < T::zero() {
+                    Err(GeomError::Negative)
+                } else {
+                    Ok(())
+                }
+            }
+            // Triangles and segments were validated when they were made.
+            Self::Triangle(_) | Self::Segment(_) => Ok(()),
             Self::ConvexHull(_) | Self::TriangleMesh(_) | Self::HalfSpace => Ok(()),
             Self::Compound(parts) => {
                 if parts.is_empty() {
@@ -231,8 +268,13 @@ impl<T: Real> ColliderShape<T> {
             Self::Cone { half_height, radius } => {
                 MassProperties::cone(&Cone::new(y(*half_height), y(-*half_height), *radius)?, density)
             }
+            Self::Lozenge { half_x, half_z, radius } => {
+                MassProperties::lozenge(&body_lozenge(*half_x, *half_z, *radius)?, density)
+            }
             Self::ConvexHull(hull) => MassProperties::convex_polyhedron(hull, density),
-            Self::TriangleMesh(_) | Self::HalfSpace => Err(GeomError::Degenerate),
+            Self::TriangleMesh(_) | Self::HalfSpace | Self::Triangle(_) | Self::Segment(_) => {
+                Err(GeomError::Degenerate)
+            }
             Self::Compound(parts) => {
                 let parts: Vec<MassProperties<T>> = parts
                     .iter()
@@ -261,6 +303,13 @@ impl<T: Real> ColliderShape<T> {
             Self::Cone { half_height, radius } => {
                 Placed::Cone(Cone::new(y(*half_height), y(-*half_height), *radius)?)
             }
+            Self::Lozenge { half_x, half_z, radius } => {
+                let local = body_lozenge(*half_x, *half_z, *radius)?;
+                let r = &pose.rotation;
+                Placed::Lozenge(Lozenge::new(at(*local.origin()), r * local.e0(), r * local.e1(), *radius)?)
+            }
+            Self::Triangle(t) => Placed::Triangle(Triangle::new(at(*t.a()), at(*t.b()), at(*t.c()))?),
+            Self::Segment(s) => Placed::Segment(Segment::new(at(*s.a()), at(*s.b()))?),
             Self::ConvexHull(hull) => Placed::Hull(hull.clone(), *pose),
             Self::TriangleMesh(mesh) => Placed::Mesh(mesh.clone(), *pose),
             Self::HalfSpace => {
@@ -282,6 +331,9 @@ pub(crate) enum Placed<T: Real> {
     Capsule(Capsule<T, 3>),
     Cylinder(Cylinder<T>),
     Cone(Cone<T>),
+    Lozenge(Lozenge<T>),
+    Triangle(Triangle<T, 3>),
+    Segment(Segment<T, 3>),
     Hull(Arc<ConvexPolyhedron<T>>, Isometry3<T>),
     Mesh(MeshShape<T>, Isometry3<T>),
     HalfSpace(Plane<T, 3>),
@@ -307,6 +359,9 @@ impl<T: Real> Placed<T> {
             }
             Self::Cylinder(c) => from(support_aabb(c)),
             Self::Cone(c) => from(support_aabb(c)),
+            Self::Lozenge(l) => from(support_aabb(l)),
+            Self::Triangle(t) => from(support_aabb(t)),
+            Self::Segment(s) => from(support_aabb(s)),
             Self::Hull(hull, pose) if hull.vertices().len() < SMALL_HULL => {
                 cd_bv::aabb_of_posed_points(hull.vertices(), pose)
                     .unwrap_or_else(|_| from(support_aabb(&Transformed::new(&**hull, *pose))))
@@ -333,11 +388,26 @@ impl<T: Real> Placed<T> {
             Self::Capsule(c) => Shape::Capsule(c),
             Self::Cylinder(c) => Shape::Cylinder(c),
             Self::Cone(c) => Shape::Cone(c),
+            Self::Lozenge(l) => Shape::Lozenge(l),
+            Self::Triangle(t) => Shape::Triangle(t),
+            Self::Segment(s) => Shape::Segment(s),
             Self::Hull(h, pose) => Shape::Hull(h, pose),
             Self::HalfSpace(p) => Shape::HalfSpace(p),
             Self::Mesh(..) | Self::Compound(_) => return None,
         })
     }
+}
+
+/// The body-frame lozenge of a [`ColliderShape::Lozenge`]: the rectangle from `(−hx, 0, −hz)`
+/// spanned by `2hx` along x and `2hz` along z.
+fn body_lozenge<T: Real>(hx: T, hz: T, radius: T) -> GeomResult<Lozenge<T>> {
+    let two = T::lit(2.0);
+    Lozenge::new(
+        Point3::new(-hx, T::zero(), -hz),
+        Vector3::new(two * hx, T::zero(), T::zero()),
+        Vector3::new(T::zero(), T::zero(), two * hz),
+        radius,
+    )
 }
 
 /// Hulls with fewer vertices than this get their box from one pass over the moved vertices.

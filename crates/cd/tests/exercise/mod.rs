@@ -76,10 +76,21 @@ pub fn run(values: &[f64]) {
         match op {
             0..=3 => {
                 let size = n.next();
+                let flat = |s: f64| {
+                    let tri = cd::geom::Triangle::new(
+                        Point3::origin(),
+                        Point3::new(s, 0.0, 0.0),
+                        Point3::new(0.0, 0.0, s),
+                    );
+                    tri.map_or(ColliderShape::HalfSpace, ColliderShape::Triangle)
+                };
                 let shape = match op {
                     0 => ColliderShape::ball(size),
+                    1 if size < 1.0 => ColliderShape::lozenge(size, size * 0.6, size * 0.3),
                     1 => ColliderShape::cuboid(size, size * 0.5, size * 0.7),
                     2 => ColliderShape::capsule(size, size * 0.5),
+                    // Negative sizes make a static triangle, the others the ground.
+                    _ if size < 0.0 => flat(-size),
                     _ => ColliderShape::HalfSpace,
                 };
                 let pose = n.pose();
