@@ -147,3 +147,24 @@ fn regression_triangle_with_two_equal_vertices_inside_a_ball() {
         0.029297999999999998,
     ]);
 }
+
+/// Found by the `narrow_queries` fuzz target (2026-11-24, FUZZING.md finding 15, **open**):
+/// among shapes at 10⁹ and 7.7·10⁸ with sizes down to 3·10⁻⁴, a box and a hull get distances
+/// −3.5·10⁵ one way round and +3·10⁻⁴ the other, both `Converged`. Not yet diagnosed (which
+/// side is right, GJK or EPA); ignored until fixed so CI stays meaningful.
+#[test]
+#[ignore = "open fuzz finding 15: box/hull distance asymmetric at 1e9 coordinates"]
+fn regression_box_hull_distance_symmetric_at_huge_coordinates() {
+    exercise::run(&[
+        1000000000.0,
+        0.0,
+        0.0,
+        0.0,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00885009765625,
+        -0.00030517578125,
+        769000000.0,
+    ]);
+}
