@@ -132,7 +132,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Triangle(t) => t.support(d),
             Core::Cylinder(c) => c.support(d),
             Core::Cone(c) => c.support(d),
-            Core::Parallelogram(l) => parallelogram_support(l, d),
+            Core::Parallelogram(l) => l.core_support(d),
             Core::Polyhedron(p) => p.support(d),
             Core::Hull(p, pose) => pose.transform_point(&p.support(&pose.inverse_transform_vector(d))),
             Core::Dyn(s) => s.support(d),
@@ -154,18 +154,6 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Dyn(s) => s.interior_point(),
         }
     }
-}
-
-/// The support point of a lozenge's parallelogram (its support without the radius).
-pub(crate) fn parallelogram_support<T: Real>(l: &Lozenge<T>, d: &Vector<T, 3>) -> Point<T, 3> {
-    let mut p = *l.origin();
-    if d.dot(l.e0()) > T::zero() {
-        p += l.e0();
-    }
-    if d.dot(l.e1()) > T::zero() {
-        p += l.e1();
-    }
-    p
 }
 
 /// Why the dispatcher could not answer.

@@ -30,8 +30,9 @@ use cd_geom::{
 };
 use nalgebra::Isometry3;
 
-use crate::dispatch::{parallelogram_support, Shape};
+use crate::dispatch::Shape;
 use crate::manifold::{Manifold, ManifoldPoint};
+use crate::pairs::perpendicular;
 use crate::sat_polyhedron::outward_side;
 
 /// Most vertices a support feature keeps (cylinder and cone caps are octagons).
@@ -212,22 +213,14 @@ fn triangle_feature<T: Real>(t: &Triangle<T, 3>, d: &Vector<T, 3>) -> Feature<T>
     Feature::vertex(v[best], 5 + best as u32)
 }
 
-/// Two unit vectors completing `u` to an orthonormal frame.
-fn frame_around<T: Real>(u: &Vector<T, 3>) -> (Vector<T, 3>, Vector<T, 3>) {
-    let k = u.iamin();
-    let mut e = Vector::zeros();
-    e[k] = T::one();
-    let p = u.cross(&e).normalize();
-    (p, u.cross(&p))
-}
-
 /// The octagon inscribed in a disc (its vertices lie on the rim, so on the shape).
 fn cap<T: Real>(
     centre: Point<T, 3>,
     axis: &Vector<T, 3>,
     radius: T,
 ) -> impl ExactSizeIterator<Item = Point<T, 3>> {
-    let (p, q) = frame_around(axis);
+    let p = perpendicular(axis);
+    let q = axis.cross(&p);
     (0..CAP_POINTS).map(move |k| {
         let angle = T::lit(core::f64::consts::TAU * k as f64 / CAP_POINTS as f64);
         centre + (p * angle.cos() + q * angle.sin()) * radius
@@ -291,7 +284,7 @@ fn parallelogram_feature<T: Real>(l: &Lozenge<T>, d: &Vector<T, 3>) -> Feature<T
             return Feature::edge(start, start + e, 3 + k as u32);
         }
     }
-    let corner = parallelogram_support(l, d);
+    let corner = l.core_support(d);
     Feature::vertex(corner, 5)
 }
 

@@ -177,7 +177,7 @@ pub fn capsule_capsule_contact<T: Real, const D: usize>(
 }
 
 /// A unit vector perpendicular to `d` (the first axis when `d` is zero).
-fn perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
+pub(crate) fn perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
     let e: Vector<T, D> = axis(d.iamin(), T::one());
     let p = e - d * (d.dot(&e) / d.norm_squared().max(T::lit(1e-30)));
     p.try_normalize(T::zero()).unwrap_or_else(x_axis)

@@ -53,4 +53,17 @@ impl<T: Real> Lozenge<T> {
     pub fn radius(&self) -> T {
         self.radius
     }
+    /// The support point of the core parallelogram along `d` (the lozenge's support without
+    /// the radius): the corner whose edges both lean towards `d`.
+    #[inline]
+    pub fn core_support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
+        let mut p = self.origin;
+        if d.dot(&self.e0) > T::zero() {
+            p += self.e0;
+        }
+        if d.dot(&self.e1) > T::zero() {
+            p += self.e1;
+        }
+        p
+    }
 }

@@ -108,14 +108,7 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Polygon<T, D> {
 impl<T: Real> SupportMap<T, 3> for Lozenge<T> {
     #[inline]
     fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
-        let mut p = *self.origin();
-        if d.dot(self.e0()) > T::zero() {
-            p += self.e0();
-        }
-        if d.dot(self.e1()) > T::zero() {
-            p += self.e1();
-        }
-        p + unit_or_zero(d) * self.radius()
+        self.core_support(d) + unit_or_zero(d) * self.radius()
     }
     #[inline]
     fn interior_point(&self) -> Point<T, 3> {
