@@ -82,6 +82,13 @@ fn triangle_box_and_ball() {
     assert!(triangle_aabb(&tri([1.0, 1.0, 1.0], [3.0, 1.0, 1.0], [1.0, 3.0, 1.0]), &b));
     // Zero-area triangle (a segment) through the box.
     assert!(triangle_aabb(&tri([-5.0, 0.0, 0.0], [5.0, 0.0, 0.0], [0.0, 0.0, 0.0]), &b));
+    // A box from x = 1.27 to 10³⁰ (flat in y and z): its centre and half-width round to
+    // 5·10²⁹, so in the centred frame a segment at x = 0 looked touching. The box normals are
+    // compared in world coordinates, exactly.
+    let far = Aabb::new(p3(1.268760286641242, -1.0200436551946093, 0.0), p3(1e30, -1.0200436551946093, 0.0))
+        .unwrap();
+    assert!(!triangle_aabb(&tri([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, -1.1825327451843324, 0.0]), &far));
+    assert!(triangle_aabb(&tri([1.3, 0.0, 0.0], [1.3, 0.0, 0.0], [1.3, -1.1825327451843324, 0.0]), &far));
     // OBB: box rotated 45° about z reaches x = √2; a triangle in the plane x = 1.3 overlaps it,
     // x = 1.5 does not.
     let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4);

@@ -155,3 +155,19 @@ fn regression_ray_starting_on_a_vertex_with_a_tiny_direction_component() {
         0.0,
     ]);
 }
+
+/// Found by this property test (2026-11-24): a region from x = 1.27 to 10³⁰, flat in y and z,
+/// against a mesh of two zero-area triangles. The tree listed the one at x = 0: cd-geom's
+/// `triangle_aabb` compared the triangle's bounds in the box-centred frame, where the box's
+/// lower bound 1.27 is lost in its centre 5·10²⁹. The box axes are now compared exactly.
+#[test]
+fn regression_region_ten_to_the_thirty_long() {
+    let mut v = vec![0.0; 34];
+    v[1] = 1.0957241075133486;
+    v[8] = 1.268760286641242;
+    v[9] = -1.0200436551946093;
+    v[11] = 1e30;
+    v[16] = 2.4399834536371445;
+    v[32] = -1.1825327451843324;
+    exercise::run(&v);
+}

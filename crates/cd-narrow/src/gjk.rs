@@ -61,9 +61,11 @@ pub enum GjkStatus {
     /// `[lower_bound, distance]`, which may not have met the tolerance.
     IterationCap,
     /// Rounding stopped GJK's progress before its bounds met: the true distance lies in
-    /// `[lower_bound, distance]`. Only simplices too ill-conditioned for floating point get
-    /// here, such as slivers of a shape whose aspect ratio approaches 1/ε, far from the
-    /// origin; a normal stop on rounding has bounds that agree and is `Separated`.
+    /// `[lower_bound, distance]` (a lower bound of 0 means the shapes may overlap). Only
+    /// simplices too ill-conditioned for floating point get here, such as slivers of a shape
+    /// whose aspect ratio approaches 1/ε; a normal stop on rounding has a proven lower bound
+    /// (above the rounding of the support points) that agrees with `distance`, and is
+    /// `Separated`.
     Stalled,
 }
 
@@ -451,14 +453,19 @@ where
             break;
         }
         // No progress in floating point (or a NaN from a misbehaving user support map): the
-        // answer cannot improve. It is within rounding of the previous one when the proven
+        // answer cannot improve. It is within rounding of the previous one when a proven
         // lower bound agrees with it; otherwise the simplex was too ill-conditioned to resolve
         // (the origin may even be inside) and the answer says so instead of claiming a
         // separation. The slack is √ε of the distance plus √ε of the shapes' size: ordinary
-        // rounding stalls end orders of magnitude inside it.
+        // rounding stalls end orders of magnitude inside it. The lower bound must itself be
+        // above the support points' rounding (the absolute tolerance), or it proves nothing:
+        // a 6·10⁻⁴-thick slab 2·10⁹ wide crossed by a needle stalled at |v| = 3·10⁻⁴ with no
+        // lower bound at all, well inside a slack of 29, while the needle pierced the slab
+        // (fuzz finding 15).
         if !progress || !next_vv.is_finite() {
             let slack = T::epsilon().sqrt() * (vv.sqrt() + scale_sq.sqrt());
-            let certified = vv.sqrt() - lower_sq.sqrt() <= slack;
+            let proven = lower_sq > eps_abs_sq * scale_sq;
+            let certified = proven && vv.sqrt() - lower_sq.sqrt() <= slack;
             status = if certified { GjkStatus::Separated } else { GjkStatus::Stalled };
             break;
         }

@@ -5,22 +5,26 @@ use crate::{Aabb, Ball, Obb, Real, Triangle, Vector};
 
 /// Triangle/AABB by the separating axis theorem over 13 axes (Akenine-Möller 2001, RTR 22.12):
 /// the three box normals, the triangle normal, and the nine cross products of box axes with
-/// triangle edges. The box is moved to the origin first so each axis test is a projection of
-/// three points against a radius. Touching counts as overlap. O(1).
+/// triangle edges. The box normals are tested exactly, on the triangle's bounds in world
+/// coordinates; for the others the box is moved to the origin so each axis test is a
+/// projection of three points against a radius. Touching counts as overlap. O(1).
 pub fn triangle_aabb<T: Real>(tri: &Triangle<T, 3>, aabb: &Aabb<T, 3>) -> bool {
-    let c = aabb.center();
-    let h = aabb.half_extents();
-    let v0 = tri.a() - c;
-    let v1 = tri.b() - c;
-    let v2 = tri.c() - c;
-    // 1. Box normals: the triangle's AABB against the box.
+    // 1. Box normals: the triangle's AABB against the box, compared in world coordinates so
+    //    it is exact. In the centred frame below the box's bounds are rounded: a box from 1.27
+    //    to 10³⁰ has its centre and half-width at 5·10²⁹, and a triangle at x = 0 came out
+    //    "touching" it (found by the `cd-mid` hostile test).
+    let (lo_box, hi_box) = (aabb.min(), aabb.max());
+    let [a, b, c] = tri.vertices();
     for i in 0..3 {
-        let lo = v0[i].min(v1[i]).min(v2[i]);
-        let hi = v0[i].max(v1[i]).max(v2[i]);
-        if lo > h[i] || hi < -h[i] {
+        if a[i].min(b[i]).min(c[i]) > hi_box[i] || a[i].max(b[i]).max(c[i]) < lo_box[i] {
             return false;
         }
     }
+    let centre = aabb.center();
+    let h = aabb.half_extents();
+    let v0 = a - centre;
+    let v1 = b - centre;
+    let v2 = c - centre;
     // 2. The nine edge cross products a_i × e_j, written out (a_i is a unit axis, so the
     //    product has one zero component and the box radius needs two terms).
     let edges = [v1 - v0, v2 - v1, v0 - v2];
