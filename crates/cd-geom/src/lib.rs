@@ -22,6 +22,7 @@
 //! | closest points | [`closest_point_on_segment`], [`closest_point_between`], [`closest_point_on_triangle`], [`closest_point_on_aabb`], [`closest_point_on_obb`], [`closest_point_on_plane`], [`closest_points_segment_segment`], [`closest_points_between_segments`], [`closest_points_segment_aabb`], [`closest_points_segment_triangle`], [`closest_points_triangle_triangle`] |
 
 mod bounding_volume;
+mod directions;
 mod error;
 mod real;
 mod result;
@@ -32,6 +33,7 @@ pub mod shape;
 pub mod support;
 
 pub use bounding_volume::BoundingVolume;
+pub use directions::unit_perpendicular;
 pub use error::{GeomError, GeomResult};
 pub use real::{Matrix, Point, Real, Vector};
 pub use result::{ClosestPoints, Contact, ContactStatus, Containment, PlaneSide, RayHit, TriangleHit};

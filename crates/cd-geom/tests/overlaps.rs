@@ -82,6 +82,17 @@ fn triangle_box_and_ball() {
     assert!(triangle_aabb(&tri([1.0, 1.0, 1.0], [3.0, 1.0, 1.0], [1.0, 3.0, 1.0]), &b));
     // Zero-area triangle (a segment) through the box.
     assert!(triangle_aabb(&tri([-5.0, 0.0, 0.0], [5.0, 0.0, 0.0], [0.0, 0.0, 0.0]), &b));
+    // A triangle with collinear vertices (a segment) through the centre of a thin rotated box:
+    // its cross product is rounding noise and must not be tested as a plane normal.
+    let q = UnitQuaternion::from_scaled_axis(v3(-0.000305, -0.000305, -1.64));
+    let thin =
+        Obb::from_rotation(p3(-0.000305, -0.000305, -0.000305), q, v3(1.64, 0.000305, 0.000305)).unwrap();
+    let seg = tri(
+        [-0.000305, -1.6397, -0.000305],
+        [-0.000305, -0.000305, -0.000305],
+        [-0.000305, -4.219, -0.000305],
+    );
+    assert!(triangle_obb(&seg, &thin));
     // A box from x = 1.27 to 10³⁰ (flat in y and z): its centre and half-width round to
     // 5·10²⁹, so in the centred frame a segment at x = 0 looked touching. The box normals are
     // compared in world coordinates, exactly.

@@ -32,8 +32,8 @@ use nalgebra::Isometry3;
 
 use crate::dispatch::Shape;
 use crate::manifold::{Manifold, ManifoldPoint};
-use crate::pairs::perpendicular;
 use crate::sat_polyhedron::outward_side;
+use cd_geom::unit_perpendicular;
 
 /// Most vertices a support feature keeps (cylinder and cone caps are octagons).
 pub(crate) const MAX_FEATURE_POINTS: usize = 16;
@@ -219,7 +219,7 @@ fn cap<T: Real>(
     axis: &Vector<T, 3>,
     radius: T,
 ) -> impl ExactSizeIterator<Item = Point<T, 3>> {
-    let p = perpendicular(axis);
+    let p = unit_perpendicular(axis);
     let q = axis.cross(&p);
     (0..CAP_POINTS).map(move |k| {
         let angle = T::lit(core::f64::consts::TAU * k as f64 / CAP_POINTS as f64);

@@ -15,8 +15,8 @@
 
 use cd_geom::{
     closest_point_on_segment, closest_point_on_triangle, closest_points_between_segments,
-    closest_points_segment_triangle, Ball, Capsule, Contact, ContactStatus, Obb, Plane, Point, Real,
-    SupportMap, Triangle, Vector,
+    closest_points_segment_triangle, unit_perpendicular, Ball, Capsule, Contact, ContactStatus, Obb, Plane,
+    Point, Real, SupportMap, Triangle, Vector,
 };
 
 use crate::convex::{convex_contact, convex_contact_within, ConvexConfig};
@@ -136,7 +136,7 @@ pub fn capsule_ball_contact<T: Real, const D: usize>(
     prediction: T,
 ) -> Option<Contact<T, D>> {
     let (q, _) = closest_point_on_segment(b.center(), &a.segment());
-    let fallback = || (perpendicular(&(a.b() - a.a())), ContactStatus::Degenerate);
+    let fallback = || (unit_perpendicular(&(a.b() - a.a())), ContactStatus::Degenerate);
     within(from_core_points(q, *b.center(), a.radius(), b.radius(), fallback), prediction)
 }
 
@@ -171,16 +171,9 @@ pub fn capsule_capsule_contact<T: Real, const D: usize>(
                 return (n, ContactStatus::Converged);
             }
         }
-        (perpendicular(&da), ContactStatus::Degenerate)
+        (unit_perpendicular(&da), ContactStatus::Degenerate)
     };
     within(from_core_points(cp.a, cp.b, a.radius(), b.radius(), fallback), prediction)
-}
-
-/// A unit vector perpendicular to `d` (the first axis when `d` is zero).
-pub(crate) fn perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T, D> {
-    let e: Vector<T, D> = axis(d.iamin(), T::one());
-    let p = e - d * (d.dot(&e) / d.norm_squared().max(T::lit(1e-30)));
-    p.try_normalize(T::zero()).unwrap_or_else(x_axis)
 }
 
 /// Triangle/ball: the triangle point closest to the centre; a centre on the triangle is pushed

@@ -179,3 +179,25 @@ fn regression_box_hull_distance_symmetric_at_huge_coordinates() {
         769000000.0,
     ]);
 }
+
+/// Found by the `narrow_queries` fuzz target (2026-11-24, FUZZING.md finding 17): a triangle
+/// with collinear vertices (a segment 4.2 long) with one end at the centre of a box
+/// 3.3 × 6·10⁻⁴ × 6·10⁻⁴. `triangle_obb` said apart, the distance 3·10⁻⁴ deep: the plane
+/// test used the rounding noise of the degenerate triangle's cross product as its normal.
+#[test]
+fn regression_collinear_triangle_through_a_thin_box() {
+    exercise::run(&[
+        -8.63800048828125,
+        -0.00030517578125,
+        -1.63970947265625,
+        -0.00030517578125,
+        -0.00030517578125,
+        -4.21905517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+    ]);
+}

@@ -188,8 +188,8 @@ impl<T: Real> MassProperties<T> {
         let (a, b) = (l0 / T::lit(2.0), l1 / T::lit(2.0));
         let (u, w) = match (e0.try_normalize(T::zero()), e1.try_normalize(T::zero())) {
             (Some(u), Some(w)) => (u, w),
-            (Some(u), None) => (u, any_perpendicular(&u)),
-            (None, Some(w)) => (any_perpendicular(&w), w),
+            (Some(u), None) => (u, cd_geom::unit_perpendicular(&u)),
+            (None, Some(w)) => (cd_geom::unit_perpendicular(&w), w),
             (None, None) => (Vector3::x(), Vector3::z()),
         };
         let n = u.cross(&w);
@@ -296,14 +296,6 @@ fn checked_density<T: Real>(density: T) -> GeomResult<T> {
     } else {
         Ok(density)
     }
-}
-
-/// A unit vector perpendicular to the unit `u`.
-fn any_perpendicular<T: Real>(u: &Vector3<T>) -> Vector3<T> {
-    let k = u.iamin();
-    let mut e = Vector3::zeros();
-    e[k] = T::one();
-    u.cross(&e).normalize()
 }
 
 /// The tensor of a solid of revolution about `axis`: `along` about the axis, `across` about

@@ -52,9 +52,12 @@ pub struct ConvexPolyhedron<T: Real> {
     edges: Vec<Edge>,
 }
 
-const HILL_CLIMB_MIN_VERTICES: usize = 64;
-
 impl<T: Real> ConvexPolyhedron<T> {
+    /// Hulls with at least this many vertices answer support queries by hill climbing over
+    /// vertex neighbours; smaller ones by a linear scan (measured faster there). Callers that
+    /// choose between support calls and a pass over the vertices use the same threshold.
+    pub const HILL_CLIMB_MIN_VERTICES: usize = 64;
+
     /// A polyhedron from vertices and faces (each a list of ≥ 3 vertex indices around the face,
     /// either winding: faces are re-oriented outward). Errors: bad coordinates, an index out of
     /// range, a face with fewer than three vertices or zero area, and
@@ -243,7 +246,7 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// answer for temporal coherence). Linear scan below 64 vertices (measured faster than the
     /// climb there: no neighbour lists to chase), hill climbing above.
     pub fn support_index(&self, dir: &Vector<T, 3>, hint: usize) -> usize {
-        if self.vertices.len() < HILL_CLIMB_MIN_VERTICES {
+        if self.vertices.len() < Self::HILL_CLIMB_MIN_VERTICES {
             return linear_support(&self.vertices, dir);
         }
         let mut best = hint.min(self.vertices.len() - 1);

@@ -410,8 +410,9 @@ fn body_lozenge<T: Real>(hx: T, hz: T, radius: T) -> GeomResult<Lozenge<T>> {
     )
 }
 
-/// Hulls with fewer vertices than this get their box from one pass over the moved vertices.
-const SMALL_HULL: usize = 64;
+/// Hulls with fewer vertices than this get their box from one pass over the moved vertices:
+/// below cd-geom's hill-climbing threshold each of the six support calls would scan them all.
+const SMALL_HULL: usize = ConvexPolyhedron::<f32>::HILL_CLIMB_MIN_VERTICES;
 
 fn point_box<T: Real>(p: &Point<T, 3>) -> Aabb<T, 3> {
     Aabb::from_center_half_extents(*p, Vector3::zeros()).expect("a valid point makes a valid box")
