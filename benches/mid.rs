@@ -6,7 +6,8 @@
 //!   parry's `Bvh::from_leaves` (binned and PLOC).
 //! - `mid_ray_<n>`: 1024 closest-hit rays per iteration, cd `MeshBvh::cast_ray` (its 8-wide
 //!   copy of the tree), the binary traversal and explicit 4-/8-wide `WideBvh`s vs parry
-//!   `TriMesh::cast_local_ray`.
+//!   `TriMesh::cast_local_ray`; `mid_ray_100k_rays_<n>`: 10⁵ rays per iteration on every mesh,
+//!   `cast_ray` vs parry.
 //! - `mid_mesh_<overlap>`: bunny vs a moved and rotated bunny, boolean (cd `first_overlap` vs
 //!   parry `intersection_test`), and cd's full pair list alone (`all_pairs_cd`, no parry
 //!   counterpart, so no ratio).
@@ -109,12 +110,12 @@ fn build(c: &mut Criterion) {
     }
 }
 
-/// `BATCH` rays from a sphere around the mesh aimed at random points of its box.
-fn rays(mesh: &TriMesh<f32>, seed: u64) -> Vec<Ray<f32, 3>> {
+/// `count` rays from a sphere around the mesh aimed at random points of its box.
+fn rays(mesh: &TriMesh<f32>, count: usize, seed: u64) -> Vec<Ray<f32, 3>> {
     let bb = Aabb::from_points(mesh.vertices()).expect("valid");
     let (c, r) = (bb.center(), bb.half_extents().norm());
     let mut rng = Rng::new(seed);
-    (0..BATCH)
+    (0..count)
         .map(|_| {
             let o = c + rng.vector(1.0).normalize() * r * 2.0;
             let target = c + bb.half_extents().component_mul(&rng.vector(1.0));
@@ -142,7 +143,7 @@ fn ray_cast(c: &mut Criterion) {
     for (name, mesh) in meshes().into_iter().take(2) {
         let cd = CdMesh::new(mesh.clone()).expect("builds");
         let pm = parry_mesh(&mesh);
-        let rays = rays(&mesh, 11);
+        let rays = rays(&mesh, BATCH, 11);
         let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
         let mut ws = QueryWorkspace::new();
         // Cross-check: same hits, same parameters up to f32 rounding.
@@ -192,7 +193,37 @@ fn ray_cast(c: &mut Criterion) {
         });
         g.finish();
     }
+    // The batch size: 10⁵ rays per iteration on every mesh, the default closest-hit
+    // query against parry's (the variants above are compared on the smaller batches).
+    for (name, mesh) in meshes() {
+        let cd = CdMesh::new(mesh.clone()).expect("builds");
+        let pm = parry_mesh(&mesh);
+        let rays = rays(&mesh, RAY_BATCH, 29);
+        let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
+        let mut ws = QueryWorkspace::new();
+        let hits = rays.iter().filter(|r| cd.cast_ray(r, &mut ws).is_some()).count();
+        let theirs = prays.iter().filter(|r| pm.cast_local_ray(r, f32::MAX, true).is_some()).count();
+        println!("mid_ray_100k_rays_{name}: {hits} hits (parry {theirs}) of {RAY_BATCH} rays");
+        let mut g = c.benchmark_group(format!("mid_ray_100k_rays_{name}"));
+        g.sample_size(10);
+        g.bench_function("cd", |b| {
+            b.iter(|| {
+                black_box(rays.iter().map(|r| cd.cast_ray(r, &mut ws).map_or(0.0, |h| h.t)).sum::<f32>())
+            })
+        });
+        g.bench_function("parry", |b| {
+            b.iter(|| {
+                black_box(
+                    prays.iter().map(|r| pm.cast_local_ray(r, f32::MAX, true).unwrap_or(0.0)).sum::<f32>(),
+                )
+            })
+        });
+        g.finish();
+    }
 }
+
+/// Rays per iteration of the `mid_ray_100k_rays_<n>` groups.
+const RAY_BATCH: usize = 100_000;
 
 fn mesh_mesh(c: &mut Criterion) {
     let mesh = subdivided_bunny(0);
