@@ -93,6 +93,11 @@ fn triangle_box_and_ball() {
         [-0.000305, -4.219, -0.000305],
     );
     assert!(triangle_obb(&seg, &thin));
+    // Collinear in exact arithmetic, not in floating point: the cross product is noise, and the
+    // triangle has no normal.
+    let skew = tri([0.0, 0.0, 0.0], [0.1, 0.2, 0.3], [0.3, 0.6, 0.9]);
+    assert!(skew.scaled_normal().norm() > 0.0 && skew.normal().is_err());
+    assert!(tri([0.0, 0.0, 0.0], [0.1, 0.2, 0.3], [0.3, 0.6, 0.9 + 1e-9]).normal().is_ok());
     // A box from x = 1.27 to 10³⁰ (flat in y and z): its centre and half-width round to
     // 5·10²⁹, so in the centred frame a segment at x = 0 looked touching. The box normals are
     // compared in world coordinates, exactly.

@@ -52,8 +52,13 @@ fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3], prediction: T) -> Option
             return best;
         }
     }
-    let tn = (v[1] - v[0]).cross(&(v[2] - v[0]));
-    if let Some(tn) = tn.try_normalize(T::zero()) {
+    // A triangle with collinear vertices has no normal: its cross product is rounding noise
+    // (about ε|e₀||e₁|) and as an axis could separate a segment that pierces the box (fuzz
+    // finding 17, in cd-geom's boolean twin of this test). The edge axes cover a segment.
+    let (e0, e1) = (v[1] - v[0], v[2] - v[0]);
+    let tn = e0.cross(&e1);
+    let noise = T::lit(16.0) * T::epsilon() * e0.norm() * e1.norm();
+    if let Some(tn) = tn.try_normalize(noise) {
         let (sep, n) = along(&tn);
         if consider(sep, n, Axis::TriangleFace, true) {
             return best;
