@@ -1,4 +1,5 @@
-//! Direction helpers shared by the layers: a unit vector perpendicular to a given one.
+//! Direction helpers: a unit vector perpendicular to a given one (shared by the layers), and the
+//! unit normal of two edges that is more than rounding noise.
 
 use crate::{Real, Vector};
 
@@ -21,4 +22,25 @@ pub fn unit_perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T
     let e = Vector::<T, D>::from_fn(|i, _| if i == k { T::one() } else { T::zero() });
     let p = e - d * (d.dot(&e) / d.norm_squared().max(T::lit(1e-30)));
     p.try_normalize(T::zero()).filter(|u| u.iter().all(|x| x.is_finite())).unwrap_or_else(first_axis)
+}
+
+/// The unit normal `e₀ × e₁ / |e₀ × e₁|`, or `None` when the edges are parallel to within
+/// rounding: `|e₀ × e₁| ≤ 16 ε |e₀||e₁|`, where the cross product is noise pointing anywhere
+/// (three collinear points whose coordinates round differently). Taken for a face normal, such
+/// noise made a segment piercing a box look separated (fuzz finding 17).
+///
+/// ```
+/// use cd_geom::edge_normal;
+/// use nalgebra::Vector3;
+///
+/// assert_eq!(edge_normal(&Vector3::<f64>::x(), &Vector3::y()), Some(Vector3::z()));
+/// // 0.1·3 ≠ 0.3 in floating point: these are parallel, their cross product is noise.
+/// assert_eq!(edge_normal(&Vector3::new(0.1f64, 0.2, 0.3), &Vector3::new(0.3, 0.6, 0.9)), None);
+/// ```
+pub fn edge_normal<T: Real>(e0: &Vector<T, 3>, e1: &Vector<T, 3>) -> Option<Vector<T, 3>> {
+    let n = e0.cross(e1);
+    if n.norm() <= T::lit(16.0) * T::epsilon() * e0.norm() * e1.norm() {
+        return None;
+    }
+    crate::validate::unit(&n).ok()
 }

@@ -4,7 +4,9 @@
 //! face, or the box's incident face against the triangle — so a box resting on a triangle mesh
 //! gets a full manifold. Computed in the box's frame, answered in world space.
 
-use cd_geom::{closest_points_between_segments, Contact, ContactStatus, Obb, Point, Real, Triangle, Vector};
+use cd_geom::{
+    closest_points_between_segments, edge_normal, Contact, ContactStatus, Obb, Point, Real, Triangle, Vector,
+};
 
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::sat_polyhedron::clip_by_plane;
@@ -52,13 +54,10 @@ fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3], prediction: T) -> Option
             return best;
         }
     }
-    // A triangle with collinear vertices has no normal: its cross product is rounding noise
-    // (about ε|e₀||e₁|) and as an axis could separate a segment that pierces the box (fuzz
-    // finding 17, in cd-geom's boolean twin of this test). The edge axes cover a segment.
-    let (e0, e1) = (v[1] - v[0], v[2] - v[0]);
-    let tn = e0.cross(&e1);
-    let noise = T::lit(16.0) * T::epsilon() * e0.norm() * e1.norm();
-    if let Some(tn) = tn.try_normalize(noise) {
+    // A triangle with collinear vertices has no normal (`edge_normal` refuses a cross product
+    // that is rounding noise, which as an axis could separate a segment piercing the box: fuzz
+    // finding 17). The edge axes cover a segment.
+    if let Some(tn) = edge_normal(&(v[1] - v[0]), &(v[2] - v[0])) {
         let (sep, n) = along(&tn);
         if consider(sep, n, Axis::TriangleFace, true) {
             return best;

@@ -42,14 +42,12 @@ pub fn triangle_aabb<T: Real>(tri: &Triangle<T, 3>, aabb: &Aabb<T, 3>) -> bool {
     }
     // 3. The triangle's plane against the box (plane/box test, RTR 22.10.1). A triangle with
     //    collinear vertices has no plane: its "normal" is the rounding of the cross product
-    //    (about ε|e₀||e₁|), pointing anywhere, and tested like a normal it separated a segment
-    //    running through the box's centre (fuzz finding 17). The edge axes above are a complete
-    //    separating-axis set for a segment, so such a triangle is done.
-    let n = edges[0].cross(&edges[1]);
-    let noise = T::lit(16.0) * T::epsilon() * edges[0].norm() * edges[1].norm();
-    if n.norm() <= noise {
+    //    (about ε|e₀||e₁|, which `edge_normal` refuses), pointing anywhere, and tested like a
+    //    normal it separated a segment running through the box's centre (fuzz finding 17). The
+    //    edge axes above are a complete separating-axis set for a segment, so it is done.
+    let Some(n) = crate::directions::edge_normal(&edges[0], &edges[1]) else {
         return true;
-    }
+    };
     let s = n.dot(&v0);
     let r = h[0] * n[0].abs() + h[1] * n[1].abs() + h[2] * n[2].abs();
     s.abs() <= r

@@ -82,8 +82,7 @@ impl<T: Real> Plane<T, 3> {
         validate::point(&a)?;
         validate::point(&b)?;
         validate::point(&c)?;
-        let n = (b - a).cross(&(c - a));
-        let n = validate::unit(&n).map_err(|_| GeomError::Degenerate)?;
+        let n = crate::directions::edge_normal(&(b - a), &(c - a)).ok_or(GeomError::Degenerate)?;
         Ok(Plane { normal: n, d: -n.dot(&a.coords) })
     }
 }

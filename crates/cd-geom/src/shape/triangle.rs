@@ -76,16 +76,10 @@ impl<T: Real> Triangle<T, 3> {
         (self.b - self.a).cross(&(self.c - self.a))
     }
     /// The unit normal (counter-clockwise side). Error: a triangle with collinear vertices,
-    /// including one whose cross product is only rounding noise: `|e₀ × e₁| ≤ 16 ε |e₀||e₁|`,
-    /// where the "normal" would point anywhere (an axis tested as a face normal there made a
-    /// segment piercing a box look separated, fuzz finding 17).
+    /// including one whose cross product is only rounding noise, `|e₀ × e₁| ≤ 16 ε |e₀||e₁|`
+    /// (its "normal" would point anywhere).
     pub fn normal(&self) -> GeomResult<Vector<T, 3>> {
-        let (e0, e1) = (self.b - self.a, self.c - self.a);
-        let n = e0.cross(&e1);
-        if n.norm() <= T::lit(16.0) * T::epsilon() * e0.norm() * e1.norm() {
-            return Err(GeomError::Degenerate);
-        }
-        validate::unit(&n).map_err(|_| GeomError::Degenerate)
+        crate::directions::edge_normal(&(self.b - self.a), &(self.c - self.a)).ok_or(GeomError::Degenerate)
     }
     /// The supporting plane. Error: zero-area triangle.
     pub fn plane(&self) -> GeomResult<Plane<T, 3>> {
