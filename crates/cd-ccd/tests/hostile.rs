@@ -204,3 +204,42 @@ const FOUND_BY_THE_STEP_CHECK: [f64; 54] = [
     -2.9022216796875,
     -0.0140380859375,
 ];
+
+/// Found by the `ccd_queries` fuzz target (2026-11-24, FUZZING.md finding 18): a ball of
+/// radius 0.0128 whose centre is 1.6·10⁻⁴ from a triangle with collinear vertices (a segment
+/// 4.1 long) was reported never touching it: `closest_point_on_triangle` classified the centre
+/// by region tests whose products all vanish for collinear vertices, and answered a point 0.015
+/// away. A missed contact from the start, so a tunnelling ball. Collinear triangles now take
+/// the closest point of their edges.
+#[test]
+fn regression_ball_starting_on_a_segment_shaped_triangle() {
+    // The fuzz input: 3.05·10⁻⁴ everywhere but at these positions.
+    let mut v = [-0.00030517578125; 32];
+    for (i, x) in [
+        (0, 0.012849999999999999),
+        (1, -0.00046199999999999995),
+        (4, 4.078369140625),
+        (7, 3.92059326171875),
+        (8, 0.012849999999999999),
+        (9, 0.012849999999999999),
+        (10, -0.005141),
+        (11, 0.012849999999999999),
+        (12, 0.012839),
+        (13, -0.005141),
+        (14, -0.0372314453125),
+        (22, 0.0),
+        (23, 0.0),
+        (24, 0.01953125),
+        (25, -3.92181396484375),
+        (26, 4.12750244140625),
+        (27, 0.0),
+        (28, f64::INFINITY),
+        (29, -0.005141),
+        (30, -0.07781982421875),
+        (31, 2.96844482421875),
+    ] {
+        v[i] = x;
+    }
+    exercise::<f64>(&v);
+    exercise::<f32>(&v);
+}

@@ -417,6 +417,26 @@ fn closest_point_helpers() {
         let got = closest_point_on_triangle(&q, &t.unwrap()).0;
         assert!((got - on_ac).norm() < 1e-12, "{got:?} vs {on_ac:?}");
     }
+    // Collinear vertices in the order a, b, c = left, far right, further left (finding 18):
+    // the region tests all compared vanishing products, and a point 1.6·10⁻⁴ off the segment
+    // got an answer 0.015 away. Every vertex order, in f64 and f32.
+    let (off_y, off_z) = (-0.00030517578125, -0.00030517578125);
+    let (a, b, c) = (
+        [-0.00046199999999999995, off_y, off_z],
+        [4.078369140625, off_y, off_z],
+        [-0.0372314453125, off_y, off_z],
+    );
+    let q = p3(0.012849999999999999, -0.00046199999999999995, off_z);
+    let expected = p3(0.012849999999999999, off_y, off_z);
+    for [x, y, z] in [[a, b, c], [b, c, a], [c, a, b], [a, c, b], [b, a, c], [c, b, a]] {
+        let got = closest_point_on_triangle(&q, &tri(x, y, z)).0;
+        assert!((got - expected).norm() < 1e-14, "{got:?}");
+        let t32 =
+            Triangle::new(x.map(|v| v as f32).into(), y.map(|v| v as f32).into(), z.map(|v| v as f32).into())
+                .unwrap();
+        let got = closest_point_on_triangle(&q.cast::<f32>(), &t32).0;
+        assert!((got - expected.cast::<f32>()).norm() < 1e-6, "{got:?}");
+    }
     // AABB, OBB, plane.
     assert_eq!(closest_point_on_aabb(&p3(3.0, 0.5, -4.0), &unit_box()), p3(1.0, 0.5, -1.0));
     let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4);

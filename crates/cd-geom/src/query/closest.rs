@@ -45,6 +45,12 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
     let (zero, one) = (T::zero(), T::one());
     let ab = b - a;
     let ac = c - a;
+    if collinear(&ab, &ac) {
+        // The region tests below compare products that all vanish for collinear vertices, so
+        // their signs are rounding: a segment-shaped triangle answered a point 0.015 from a
+        // ball centre 1.6·10⁻⁴ from it (fuzz finding 18). Its closest point is on an edge.
+        return closest_on_edges(p, tri);
+    }
     let ap = p - a;
     let d1 = ab.dot(&ap);
     let d2 = ac.dot(&ap);
@@ -89,6 +95,22 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
     let v = vb / sum;
     let w = vc / sum;
     (a + ab * v + ac * w, v, w)
+}
+
+/// Whether the edges `ab` and `ac` are parallel to within rounding: `|ab × ac| ≤ 16 ε |ab||ac|`
+/// (the cross product's rounding), in 2D by the perp-dot product.
+fn collinear<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> bool {
+    let area_sq = match D {
+        2 => (ab[0] * ac[1] - ab[1] * ac[0]).powi(2),
+        3 => {
+            let (x, y) = (ab.fixed_rows::<3>(0), ac.fixed_rows::<3>(0));
+            x.cross(&y).norm_squared()
+        }
+        // Lagrange's identity: its own rounding is larger, which only widens the test.
+        _ => ab.norm_squared() * ac.norm_squared() - ab.dot(ac).powi(2),
+    };
+    let noise = T::lit(16.0) * T::epsilon();
+    area_sq <= noise * noise * ab.norm_squared() * ac.norm_squared()
 }
 
 fn closest_on_edges<T: Real, const D: usize>(p: &Point<T, D>, tri: &Triangle<T, D>) -> (Point<T, D>, T, T) {
