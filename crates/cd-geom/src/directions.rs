@@ -39,8 +39,18 @@ pub fn unit_perpendicular<T: Real, const D: usize>(d: &Vector<T, D>) -> Vector<T
 /// ```
 pub fn edge_normal<T: Real>(e0: &Vector<T, 3>, e1: &Vector<T, 3>) -> Option<Vector<T, 3>> {
     let n = e0.cross(e1);
-    if n.norm() <= T::lit(16.0) * T::epsilon() * e0.norm() * e1.norm() {
+    if cross_is_noise(n.norm_squared(), e0.norm_squared(), e1.norm_squared()) {
         return None;
     }
     crate::validate::unit(&n).ok()
+}
+
+/// Whether a cross product of squared norm `cross_sq` of two edges of squared lengths `e0_sq`
+/// and `e1_sq` is rounding noise: `|e₀ × e₁| ≤ 16 ε |e₀||e₁|`, compared squared (no root).
+/// The one threshold of [`edge_normal`], `Triangle::normal` and every "are these vertices
+/// collinear" test of the crate.
+#[inline]
+pub(crate) fn cross_is_noise<T: Real>(cross_sq: T, e0_sq: T, e1_sq: T) -> bool {
+    let k = T::lit(16.0) * T::epsilon();
+    cross_sq <= k * k * e0_sq * e1_sq
 }

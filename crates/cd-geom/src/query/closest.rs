@@ -97,8 +97,8 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
     (a + ab * v + ac * w, v, w)
 }
 
-/// Whether the edges `ab` and `ac` are parallel to within rounding: `|ab × ac| ≤ 16 ε |ab||ac|`
-/// (the cross product's rounding), in 2D by the perp-dot product.
+/// Whether the edges `ab` and `ac` are parallel to within rounding (`cross_is_noise`), in 2D by
+/// the perp-dot product.
 fn collinear<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> bool {
     let area_sq = match D {
         2 => (ab[0] * ac[1] - ab[1] * ac[0]).powi(2),
@@ -109,8 +109,7 @@ fn collinear<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> b
         // Lagrange's identity: its own rounding is larger, which only widens the test.
         _ => ab.norm_squared() * ac.norm_squared() - ab.dot(ac).powi(2),
     };
-    let noise = T::lit(16.0) * T::epsilon();
-    area_sq <= noise * noise * ab.norm_squared() * ac.norm_squared()
+    crate::directions::cross_is_noise(area_sq, ab.norm_squared(), ac.norm_squared())
 }
 
 fn closest_on_edges<T: Real, const D: usize>(p: &Point<T, D>, tri: &Triangle<T, D>) -> (Point<T, D>, T, T) {
