@@ -12,6 +12,8 @@
 //! The contact normal is the axis that opened last (oriented from A to B); the contact point
 //! comes from the static contact of the two shapes moved to the time of impact.
 
+use core::cmp::Ordering;
+
 use nalgebra::{Point3, Vector3};
 
 use cd_geom::{
@@ -133,7 +135,10 @@ fn points_interval<T: Real, const D: usize>(points: &[Point<T, D>], axis: &Vecto
 /// Whether a cross-product axis is long enough to carry information (parallel edges give a
 /// zero axis, which the face axes make unnecessary).
 fn usable<T: Real>(axis: &Vector3<T>, scale: T) -> bool {
-    axis.norm_squared() > T::epsilon() * T::epsilon() * scale
+    // 16 ε, cd-geom's threshold for a cross product that is rounding noise (a noise axis can
+    // separate a segment-shaped triangle from a box it pierces: FUZZING.md finding 17).
+    let k = T::lit(16.0) * T::epsilon();
+    axis.norm_squared() > k * k * scale
 }
 
 /// Moving AABB A against AABB B (seed 25.8.4's entry and exit times per axis), in 2D or 3D.
@@ -353,12 +358,20 @@ fn triangle_box_touching_points<T: Real>(
             Some((p, p))
         }
         4..=12 => {
-            let (e, j) = ((decider - 4) / 3, (decider - 4) % 3);
+            let j = (decider - 4) % 3;
             let (b0, b1) = supporting_edge(b, j, &-n);
             let vertices = tri.vertices();
-            let (t0, t1) = (vertices[e] + shift, vertices[(e + 1) % 3] + shift);
-            let (c, _, _) = closest_points_between_segments(&t0, &t1, &b0, &b1);
-            Some((c.a, c.b))
+            // The deciding edge's pair touches; the closest pair over all three edges is the
+            // same one for a proper triangle, and the right one for a triangle with collinear
+            // vertices, whose parallel edges all give the deciding axis and the first of which
+            // may not reach the touching point.
+            (0..3)
+                .map(|e| {
+                    let (t0, t1) = (vertices[e] + shift, vertices[(e + 1) % 3] + shift);
+                    closest_points_between_segments(&t0, &t1, &b0, &b1).0
+                })
+                .min_by(|x, y| x.distance_squared.partial_cmp(&y.distance_squared).unwrap_or(Ordering::Equal))
+                .map(|c| (c.a, c.b))
         }
         _ => None,
     }

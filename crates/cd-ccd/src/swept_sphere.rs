@@ -37,7 +37,8 @@ pub(crate) struct Face<'a, T: Real> {
 impl<'a, T: Real> Face<'a, T> {
     /// The face of a triangle (`vertices` are its three vertices).
     pub(crate) fn triangle(triangle: &'a Triangle<T, 3>, vertices: &'a [Point3<T>; 3]) -> Self {
-        let normal = unit_or_zero(triangle.scaled_normal());
+        // No normal (zero) for collinear vertices, also when rounding left a noise cross product.
+        let normal = triangle.normal().unwrap_or_else(|_| Vector3::zeros());
         Face { vertices, triangle: Some(triangle), normal, convex: true }
     }
 

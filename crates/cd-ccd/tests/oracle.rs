@@ -356,3 +356,47 @@ fn triangle_box_and_triangle_triangle_match_sampling() {
         );
     }
 }
+
+/// A triangle whose vertices are collinear but round differently (`a`, `a + s·d`, `a + t·d`):
+/// its cross product is rounding noise, not zero, and must not serve as a face normal or an
+/// axis (FUZZING.md findings 17 and 18).
+fn segment_shaped_triangle(rng: &mut Rng, spread: f64, size: f64) -> Triangle<f64, 3> {
+    let a = rng.p3(-spread, spread);
+    let d = rng.v3(-size, size);
+    let (s, t) = (rng.range(0.2, 1.0), rng.range(-1.0, 1.0));
+    Triangle::new(a, a + d * s, a + d * t).unwrap()
+}
+
+#[test]
+fn segment_shaped_triangles_match_sampling() {
+    let mut rng = Rng(18);
+    for case in 0..cases(1000) {
+        let tri = segment_shaped_triangle(&mut rng, 3.0, 2.0);
+        let b = random_obb(&mut rng, 3.0);
+        let m = motion(&mut rng, &tri.centroid(), b.center());
+        let dist = |t: f64| {
+            let mt = moved_triangle(&tri, m.velocity_a() * t);
+            let mb = moved_obb(&b, m.velocity_b() * t);
+            narrow_distance(Shape::Triangle(&mt), Shape::Box(&mb))
+        };
+        check_against_sampling("triangle_obb", case, triangle_obb(&tri, &b, &m), 1.0, dist, TOL, 1e-7, 500);
+        let other = triangle(&mut rng, 3.0, 2.5);
+        let m2 = motion(&mut rng, &tri.centroid(), &other.centroid());
+        let tri_dist = |t: f64| {
+            let ma = moved_triangle(&tri, m2.velocity_a() * t);
+            let mb = moved_triangle(&other, m2.velocity_b() * t);
+            narrow_distance(Shape::Triangle(&ma), Shape::Triangle(&mb))
+        };
+        let toi = triangle_triangle(&tri, &other, &m2);
+        check_against_sampling("triangle_triangle", case, toi, 1.0, tri_dist, TOL, 1e-7, 500);
+        let ball = Ball::new(rng.p3(-3.0, 3.0), rng.range(0.05, 1.0)).unwrap();
+        let m3 = motion(&mut rng, ball.center(), &tri.centroid());
+        let ball_dist = |t: f64| {
+            let mb = Ball::new(ball.center() + m3.velocity_a() * t, ball.radius()).unwrap();
+            let mt = moved_triangle(&tri, m3.velocity_b() * t);
+            narrow_distance(Shape::Ball(&mb), Shape::Triangle(&mt))
+        };
+        let toi = sphere_triangle(&ball, &tri, &m3);
+        check_against_sampling("sphere_triangle", case, toi, 1.0, ball_dist, TOL, 1e-7, 500);
+    }
+}
