@@ -53,6 +53,32 @@ fn narrow_distance(a: Shape<'_, f64>, b: Shape<'_, f64>) -> f64 {
     distance(a, b, &mut PairCache::default()).unwrap().distance
 }
 
+/// The signed distance of a triangle and a box moving by `m`, at time `t`.
+fn triangle_box_gap<'s>(
+    tri: &'s Triangle<f64, 3>,
+    b: &'s Obb<f64, 3>,
+    m: &'s LinearMotion<f64, 3>,
+) -> impl Fn(f64) -> f64 + 's {
+    move |t| {
+        let mt = moved_triangle(tri, m.velocity_a() * t);
+        let mb = moved_obb(b, m.velocity_b() * t);
+        narrow_distance(Shape::Triangle(&mt), Shape::Box(&mb))
+    }
+}
+
+/// The signed distance of two triangles moving by `m`, at time `t`.
+fn triangle_pair_gap<'s>(
+    a: &'s Triangle<f64, 3>,
+    b: &'s Triangle<f64, 3>,
+    m: &'s LinearMotion<f64, 3>,
+) -> impl Fn(f64) -> f64 + 's {
+    move |t| {
+        let ma = moved_triangle(a, m.velocity_a() * t);
+        let mb = moved_triangle(b, m.velocity_b() * t);
+        narrow_distance(Shape::Triangle(&ma), Shape::Triangle(&mb))
+    }
+}
+
 #[test]
 fn sphere_sphere_matches_sampling() {
     let mut rng = Rng(1);
@@ -310,13 +336,9 @@ fn triangle_box_and_triangle_triangle_match_sampling() {
         let tri = triangle(&mut rng, 4.0, 2.0);
         let b = random_obb(&mut rng, 3.0);
         let m = motion(&mut rng, &tri.centroid(), b.center());
-        let dist = |t: f64| {
-            let mt = moved_triangle(&tri, m.velocity_a() * t);
-            let mb = moved_obb(&b, m.velocity_b() * t);
-            narrow_distance(Shape::Triangle(&mt), Shape::Box(&mb))
-        };
+        let dist = triangle_box_gap(&tri, &b, &m);
         let toi = triangle_obb(&tri, &b, &m);
-        check_against_sampling("triangle_obb", case, toi, 1.0, dist, TOL, 1e-7, 500);
+        check_against_sampling("triangle_obb", case, toi, 1.0, &dist, TOL, 1e-7, 500);
         if let Some(hit) = toi.filter(|h| h.status == ToiStatus::Converged) {
             let mt = moved_triangle(&tri, m.velocity_a() * hit.time);
             let mb = moved_obb(&b, m.velocity_b() * hit.time);
@@ -339,11 +361,7 @@ fn triangle_box_and_triangle_triangle_match_sampling() {
 
         let other = triangle(&mut rng, 3.0, 2.5);
         let m2 = motion(&mut rng, &tri.centroid(), &other.centroid());
-        let tri_dist = |t: f64| {
-            let ma = moved_triangle(&tri, m2.velocity_a() * t);
-            let mb = moved_triangle(&other, m2.velocity_b() * t);
-            narrow_distance(Shape::Triangle(&ma), Shape::Triangle(&mb))
-        };
+        let tri_dist = triangle_pair_gap(&tri, &other, &m2);
         check_against_sampling(
             "triangle_triangle",
             case,
@@ -374,19 +392,11 @@ fn segment_shaped_triangles_match_sampling() {
         let tri = segment_shaped_triangle(&mut rng, 3.0, 2.0);
         let b = random_obb(&mut rng, 3.0);
         let m = motion(&mut rng, &tri.centroid(), b.center());
-        let dist = |t: f64| {
-            let mt = moved_triangle(&tri, m.velocity_a() * t);
-            let mb = moved_obb(&b, m.velocity_b() * t);
-            narrow_distance(Shape::Triangle(&mt), Shape::Box(&mb))
-        };
+        let dist = triangle_box_gap(&tri, &b, &m);
         check_against_sampling("triangle_obb", case, triangle_obb(&tri, &b, &m), 1.0, dist, TOL, 1e-7, 500);
         let other = triangle(&mut rng, 3.0, 2.5);
         let m2 = motion(&mut rng, &tri.centroid(), &other.centroid());
-        let tri_dist = |t: f64| {
-            let ma = moved_triangle(&tri, m2.velocity_a() * t);
-            let mb = moved_triangle(&other, m2.velocity_b() * t);
-            narrow_distance(Shape::Triangle(&ma), Shape::Triangle(&mb))
-        };
+        let tri_dist = triangle_pair_gap(&tri, &other, &m2);
         let toi = triangle_triangle(&tri, &other, &m2);
         check_against_sampling("triangle_triangle", case, toi, 1.0, tri_dist, TOL, 1e-7, 500);
         let ball = Ball::new(rng.p3(-3.0, 3.0), rng.range(0.05, 1.0)).unwrap();
