@@ -69,7 +69,8 @@ fn on_edges<T: Real>(t: &Triangle<T, 3>, p: &cd_geom::Point<T, 3>) -> [bool; 3] 
     let [a, b, c] = t.vertices();
     let n = (b - a).cross(&(c - a));
     let area = n.norm();
-    if area <= T::zero() {
+    // Collinear vertices (to rounding, `edge_normal`'s rule): no barycentric weights.
+    if cd_geom::edge_normal(&(b - a), &(c - a)).is_none() {
         return [false; 3];
     }
     // Twice the signed area of the sub-triangle opposite each vertex, over twice the area:
