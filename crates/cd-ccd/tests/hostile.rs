@@ -243,3 +243,60 @@ fn regression_ball_starting_on_a_segment_shaped_triangle() {
     exercise::<f64>(&v);
     exercise::<f32>(&v);
 }
+
+/// Found by the `ccd_queries` fuzz target (2026-11-24, FUZZING.md finding 19): a radius-0
+/// capsule 1.5·10¹⁰ long whose end lies near the sharp-cornered vertex of a sliver triangle
+/// (1.7·10¹⁰ long, 10⁶ wide) already pierced it 0.075 from that end, but
+/// `closest_points_segment_triangle` put them 0.01 apart (the ray test, measured from the far
+/// end and the far vertex, rounded the crossing off the segment), so `capsule_triangle` took
+/// the start as clear, and its entry tests, seeing the axis already past the face, reported
+/// first contact 1.6·10⁵ time units late, 10⁴ deep.
+#[test]
+fn regression_segment_piercing_a_sliver_triangle_near_its_end() {
+    let v = [
+        -7711000000.0,
+        -7898000000.0,
+        -7711000000.0,
+        12850000000.0,
+        0.012849999999999999,
+        0.012849999999999999,
+        -0.0628662109375,
+        -0.00030517578125,
+        3.9215087890625,
+        0.014655,
+        0.09307861328125,
+        0.0,
+        -0.00030517578125,
+        -2.35321044921875,
+        -0.00030517578125,
+        1000000.0,
+        -0.007424,
+        -0.078125,
+        -0.00030517578125,
+        6.82342529296875,
+        0.02655029296875,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.65155029296875,
+        0.0,
+        0.0,
+        87000000.0,
+        6.82342529296875,
+        -1e-06,
+        0.00244140625,
+        0.0,
+        -0.074462890625,
+        -0.025084,
+        f64::NAN,
+        0.012849999999999999,
+        0.0069619999999999994,
+        0.0,
+        -0.007885999999999999,
+        0.012849999999999999,
+        -206000000.0,
+    ];
+    exercise::<f64>(&v);
+    exercise::<f32>(&v);
+}

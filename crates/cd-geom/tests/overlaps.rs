@@ -98,6 +98,23 @@ fn triangle_box_and_ball() {
     let skew = tri([0.0, 0.0, 0.0], [0.1, 0.2, 0.3], [0.3, 0.6, 0.9]);
     assert!(skew.scaled_normal().norm() > 0.0 && skew.normal().is_err());
     assert!(tri([0.0, 0.0, 0.0], [0.1, 0.2, 0.3], [0.3, 0.6, 0.9 + 1e-9]).normal().is_ok());
+    // A sliver 1.7·10¹⁰ long and 10⁶ wide (finding 19): the normal is crossed at the widest
+    // angle, so it does not depend on which vertex comes first (crossed at the sharp vertex it
+    // moved by 4·10⁻¹² between orders, 0.06 at the far end).
+    let (a, b, c) =
+        ([-7.898e9, -7.711e9, 1.285e10], [0.01285, 0.01285, -0.0628662109375], [-0.0003, 1e6, -0.007424]);
+    let n = tri(a, b, c).normal().unwrap();
+    for m in [tri(b, c, a).normal().unwrap(), tri(c, a, b).normal().unwrap()] {
+        assert!((m - n).norm() < 1e-15, "{m:?} vs {n:?}");
+    }
+    // A segment 1.5·10¹⁰ long piercing that sliver 0.075 from its near end: the ray test
+    // missed it, the closest points must meet.
+    let seg = Segment::new(p3(-7.711e9, 1.285e10, 0.01285), p3(0.01285, -0.0628662109375, -0.00030517578125))
+        .unwrap();
+    for t in [tri(a, b, c), tri(b, c, a), tri(c, a, b)] {
+        let cp = closest_points_segment_triangle(&seg, &t);
+        assert!(cp.distance_squared == 0.0 && (cp.a - p3(-0.0256, 0.0012, -0.0003)).norm() < 1e-3, "{cp:?}");
+    }
     // A box from x = 1.27 to 10³⁰ (flat in y and z): its centre and half-width round to
     // 5·10²⁹, so in the centred frame a segment at x = 0 looked touching. The box normals are
     // compared in world coordinates, exactly.

@@ -301,7 +301,7 @@ pub fn closest_points_segment_triangle<T: Real>(
     s: &Segment<T, 3>,
     tri: &Triangle<T, 3>,
 ) -> ClosestPoints<T, 3> {
-    if let Some(p) = segment_triangle_hit(s, tri) {
+    if let Some(p) = segment_triangle_hit(s, tri).or_else(|| segment_plane_crossing(s, tri)) {
         return ClosestPoints::new(p, p);
     }
     let mut best = ClosestPoints { a: Point::origin(), b: Point::origin(), distance_squared: T::infinity() };
@@ -317,6 +317,40 @@ pub fn closest_points_segment_triangle<T: Real>(
         keep(ClosestPoints::new(*end, closest_point_on_triangle(end, tri).0));
     }
     best
+}
+
+/// Where the segment crosses the triangle, by the signs of its ends' distances to the plane,
+/// when the ray test missed it: the ray starts at one end and measures from the triangle's
+/// first vertex, so a crossing near the other end of a segment 10¹⁰ long, by a sliver whose
+/// first vertex is 10¹⁰ away, carried more rounding than the crossing's distance from the end
+/// (a segment piercing a triangle 0.075 from its end was reported 0.01 apart). Here each end's
+/// distance is measured from the triangle vertex nearest to it along the well-conditioned
+/// normal, the crossing is interpolated from the nearer end, and it counts when it lies on the
+/// triangle to within the coordinates' rounding.
+fn segment_plane_crossing<T: Real>(s: &Segment<T, 3>, tri: &Triangle<T, 3>) -> Option<Point<T, 3>> {
+    let n = tri.normal().ok()?;
+    let vertices = tri.vertices();
+    let side = |p: &Point<T, 3>| {
+        let nearest = vertices.iter().fold(vertices[0], |m, v| {
+            if (v - p).norm_squared() < (m - p).norm_squared() {
+                *v
+            } else {
+                m
+            }
+        });
+        n.dot(&(p - nearest))
+    };
+    let (a, b) = (*s.a(), *s.b());
+    let (da, db) = (side(&a), side(&b));
+    if (da > T::zero() && db > T::zero()) || (da < T::zero() && db < T::zero()) || da == db {
+        return None;
+    }
+    let x =
+        if da.abs() <= db.abs() { a + (b - a) * (da / (da - db)) } else { b + (a - b) * (db / (db - da)) };
+    let (q, _, _) = closest_point_on_triangle(&x, tri);
+    let magnitude = vertices.iter().chain([&a, &b]).fold(T::zero(), |m, p| m.max(p.coords.amax()));
+    let slack = T::lit(64.0) * T::epsilon() * magnitude;
+    ((q - x).norm_squared() <= slack * slack).then_some(q)
 }
 
 /// Closest points of two triangles (3D); distance 0 when they intersect (a point of the
