@@ -71,11 +71,18 @@ impl<T: Real, const W: usize> WideNode<T, W> {
             let inv = T::one() / self.scale[a];
             for (lane, b) in boxes.iter().enumerate() {
                 let rel = |x: T| ((x - self.origin[a]) * inv).to_f64();
-                let mut ql = rel(b.min()[a]).floor().clamp(0.0, 255.0) as u8;
+                // Floor and ceiling by truncation of the clamped, non-negative value (the
+                // library `floor`/`ceil` are calls on the baseline x86-64 target and dominated
+                // the collapse); the loops below make the rounding conservative either way.
+                let mut ql = rel(b.min()[a]).clamp(0.0, 255.0) as u8;
                 while ql > 0 && self.coord(a, ql) > b.min()[a] {
                     ql -= 1;
                 }
-                let mut qh = rel(b.max()[a]).ceil().clamp(0.0, 255.0) as u8;
+                let up = rel(b.max()[a]).clamp(0.0, 255.0);
+                let mut qh = up as u8;
+                if f64::from(qh) < up {
+                    qh += 1;
+                }
                 while qh < 255 && self.coord(a, qh) < b.max()[a] {
                     qh += 1;
                 }

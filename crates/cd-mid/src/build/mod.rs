@@ -35,7 +35,7 @@ pub enum Builder {
     /// balanced, ignores the primitives' sizes.
     Median,
     /// Top-down binned surface-area heuristic (Wald 2007): per node, centroids binned on every
-    /// axis, the split minimising `A_l n_l + A_r n_r` chosen.
+    /// axis, the split minimising `A_l n_l + A_r n_r` chosen. Up to 4 dimensions.
     BinnedSah,
     /// As [`Builder::BinnedSah`] with volume instead of surface area as the cost (the seed's
     /// remark that volume can suit overlap queries better).
@@ -144,7 +144,7 @@ impl BuildConfig {
         BuildConfig { leaf_size, ..self }
     }
 
-    fn validate(&self) -> MidResult<()> {
+    fn validate<const D: usize>(&self) -> MidResult<()> {
         if self.leaf_size == 0 {
             return Err(MidError::BadConfig("leaf_size must be at least 1"));
         }
@@ -153,6 +153,9 @@ impl BuildConfig {
         }
         if self.ploc_radius == 0 {
             return Err(MidError::BadConfig("ploc_radius must be at least 1"));
+        }
+        if D > sah::MAX_DIMENSION && matches!(self.builder, Builder::BinnedSah | Builder::BinnedVolume) {
+            return Err(MidError::BadConfig("the binned builders support at most 4 dimensions"));
         }
         Ok(())
     }
@@ -219,7 +222,7 @@ pub(crate) fn build_topology<T: Real, const D: usize, P: Primitives<T, D> + ?Siz
     refs: Vec<PrimRef<T, D>>,
     config: &BuildConfig,
 ) -> MidResult<Topology> {
-    config.validate()?;
+    config.validate::<D>()?;
     Ok(match config.builder {
         #[cfg(feature = "rayon")]
         Builder::Median if config.parallel => {
@@ -243,23 +246,31 @@ pub(crate) fn build_topology<T: Real, const D: usize, P: Primitives<T, D> + ?Siz
     })
 }
 
-/// Moves the references satisfying `left` to the front (two-pointer, in place, not stable) and
-/// returns how many there are.
+/// Moves the references satisfying `left` to the front (Hoare's scheme: scan from both ends,
+/// swap a misplaced pair; in place, not stable; `left` is evaluated once per reference and only
+/// misplaced references move) and returns how many there are.
 #[inline]
 pub(crate) fn partition<T: Real, const D: usize>(
     refs: &mut [PrimRef<T, D>],
     mut left: impl FnMut(&PrimRef<T, D>) -> bool,
 ) -> usize {
+    // Invariant: refs[..i] satisfy `left`, refs[j..] do not.
     let (mut i, mut j) = (0usize, refs.len());
-    while i < j {
-        if left(&refs[i]) {
+    loop {
+        while i < j && left(&refs[i]) {
             i += 1;
-        } else {
-            j -= 1;
-            refs.swap(i, j);
         }
+        while i < j && !left(&refs[j - 1]) {
+            j -= 1;
+        }
+        if i == j {
+            return i;
+        }
+        // refs[i] fails and refs[j - 1] passes, so they are distinct (i < j - 1).
+        refs.swap(i, j - 1);
+        i += 1;
+        j -= 1;
     }
-    i
 }
 
 /// Componentwise minimum by plain comparisons (nalgebra's `inf` goes through simba's
@@ -304,5 +315,53 @@ pub(crate) fn half_area<T: Real, const D: usize>(lo: &Point<T, D>, hi: &Point<T,
             }
             s
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every mask of up to 10 references: the passing ones end up in front, the count is theirs,
+    /// and no reference is lost or duplicated.
+    #[test]
+    fn partition_moves_exactly_the_passing_references_to_the_front() {
+        for n in 0..=10usize {
+            for mask in 0u32..(1 << n) {
+                let mut refs: Vec<PrimRef<f32, 3>> = (0..n as u32)
+                    .map(|i| PrimRef { lo: Point::origin(), hi: Point::origin(), index: i })
+                    .collect();
+                let passes = |r: &PrimRef<f32, 3>| mask >> r.index & 1 == 1;
+                let k = partition(&mut refs, passes);
+                assert_eq!(k, mask.count_ones() as usize);
+                assert!(refs[..k].iter().all(passes));
+                assert!(!refs[k..].iter().any(passes));
+                let mut seen: Vec<u32> = refs.iter().map(|r| r.index).collect();
+                seen.sort_unstable();
+                assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    /// The binned builders hold boxes in 4 lanes: 5-dimensional input is a typed error for
+    /// them, and still builds with the others.
+    #[test]
+    fn binned_builders_refuse_more_than_four_dimensions() {
+        use cd_geom::Aabb;
+        let boxes: Vec<Aabb<f64, 5>> = (0..20)
+            .map(|i| {
+                let lo = Point::from([i as f64; 5]);
+                Aabb::from_points([&lo, &(lo + nalgebra::SVector::repeat(0.5))]).expect("valid")
+            })
+            .collect();
+        for builder in [Builder::BinnedSah, Builder::BinnedVolume] {
+            let refs = prim_refs(boxes.as_slice()).expect("valid");
+            let result = build_topology(boxes.as_slice(), refs, &BuildConfig::with_builder(builder));
+            assert!(matches!(result, Err(MidError::BadConfig(_))), "{builder:?}");
+        }
+        let refs = prim_refs(boxes.as_slice()).expect("valid");
+        let topology = build_topology(boxes.as_slice(), refs, &BuildConfig::with_builder(Builder::Median))
+            .expect("the median builder has no dimension limit");
+        assert_eq!(topology.order.len(), 20);
     }
 }
