@@ -100,6 +100,68 @@ pub fn aabb_of_posed_points<T: Real>(points: &[Point3<T>], pose: &Isometry3<T>) 
     Aabb::new(Point::from(lo + t), Point::from(hi + t))
 }
 
+/// [`extremes`] along the coordinate axes (`D ≤ 4`; larger `D` falls back to it): one
+/// validating pass returning, per axis, the index of a point with the smallest and of one with
+/// the largest coordinate.
+///
+/// Each point is held as four lanes (its coordinates, padded) and the running minima of the
+/// coordinates and of their negations are lane-wise selects, so the per-point work is two
+/// packed `min`s whose dependency chain is one instruction long, and the range check is a mask
+/// (a `bool` would keep the loop scalar); the general pass projects on arbitrary directions
+/// and chains a compare-and-blend sequence per point, about twice slower. Indices are found as
+/// in [`extremes`]: only a chunk that improves an extreme is re-scanned.
+pub(crate) fn axis_extremes<T: Real, const D: usize>(
+    points: &[Point<T, D>],
+) -> GeomResult<([usize; D], [usize; D])> {
+    const CHUNK: usize = 64;
+    const LANES: usize = 4;
+    if D > LANES {
+        let dirs: [Vector<T, D>; D] = core::array::from_fn(|i| {
+            Vector::<T, D>::from_fn(|r, _| if r == i { T::one() } else { T::zero() })
+        });
+        let (_, lo, _, hi) = extremes(points, &dirs)?;
+        return Ok((lo, hi));
+    }
+    if points.is_empty() {
+        return Err(GeomError::TooFewPoints);
+    }
+    let limit = T::coord_limit();
+    // Per lane, 0 while every coordinate seen is in range.
+    let mut bad = [0u32; LANES];
+    // Running minima of the coordinates and of their negations (so both are minima).
+    let mut lo = [T::infinity(); LANES];
+    let mut neg_hi = [T::infinity(); LANES];
+    let mut lo_i = [0usize; D];
+    let mut hi_i = [0usize; D];
+    for (c, chunk) in points.chunks(CHUNK).enumerate() {
+        let mut clo = [T::infinity(); LANES];
+        let mut cneg = [T::infinity(); LANES];
+        for p in chunk {
+            let v: [T; LANES] = core::array::from_fn(|i| if i < D { p[i] } else { T::zero() });
+            for i in 0..LANES {
+                // Both comparisons are false for NaN too.
+                bad[i] |= !((v[i] >= -limit) & (v[i] <= limit)) as u32;
+                clo[i] = if v[i] < clo[i] { v[i] } else { clo[i] };
+                cneg[i] = if -v[i] < cneg[i] { -v[i] } else { cneg[i] };
+            }
+        }
+        for k in 0..D {
+            if clo[k] < lo[k] {
+                lo[k] = clo[k];
+                lo_i[k] = c * CHUNK + chunk.iter().position(|p| p[k] == clo[k]).unwrap_or(0);
+            }
+            if cneg[k] < neg_hi[k] {
+                neg_hi[k] = cneg[k];
+                hi_i[k] = c * CHUNK + chunk.iter().position(|p| -p[k] == cneg[k]).unwrap_or(0);
+            }
+        }
+    }
+    if bad.iter().any(|&b| b != 0) {
+        return Err(invalid_points_error(points));
+    }
+    Ok((lo_i, hi_i))
+}
+
 /// One validating pass over the points: for each of the `N` directions, the smallest and
 /// largest projection and the index of the point reaching it. The validity check (finite,
 /// within the coordinate limit) is folded into the same pass.

@@ -2,15 +2,18 @@
 //!
 //! Welzl 1991 with Gärtner's 1999 move-to-front pivoting: the exact ball of a small candidate
 //! set is computed by move-to-front Welzl (recursion only over the support set, depth ≤ D + 1,
-//! never over the points), then one pass over all points finds the points it misses — the
-//! farthest one per orthant around the centre — which become new candidates at the front. When a
-//! pass finds nothing outside, the candidates' minimal ball contains every point and is
-//! therefore the minimal ball of the whole set. Arithmetic is in `f64` whatever `T` is, the
+//! never over the points), then one pass over all points finds the points it misses — all of
+//! them, or past a cap the farthest ones and the farthest per orthant around the centre — which
+//! become new candidates at the front. When a pass finds nothing outside, or when it took every
+//! point outside and the new ball contains the old one (so it contains every point the pass
+//! left), the candidates' minimal ball contains every point and is therefore the minimal ball
+//! of the whole set. Arithmetic is in `f64` whatever `T` is, the
 //! candidate order is deterministic (no randomness needed), and the returned radius is padded
 //! by the rounding error of converting the centre back to `T`, so every input point is inside.
 
-use crate::aabb::extremes;
-use cd_geom::{kdop_directions, Ball, GeomResult, Point, Real, Vector};
+use crate::aabb::axis_extremes;
+use cd_geom::{Ball, GeomResult, Point, Real, Vector};
+use core::cmp::Ordering;
 use nalgebra::SVector;
 
 type V<const D: usize> = SVector<f64, D>;
@@ -170,13 +173,19 @@ pub(crate) fn scan_chunks<T: Real, const D: usize>(
     mut outside: impl FnMut(usize, Vector<T, D>, T),
 ) -> T {
     const CHUNK: usize = 64;
+    const LANES: usize = 8;
     let mut max_d2 = T::zero();
     for (k, chunk) in points.chunks(CHUNK).enumerate() {
-        let mut cmax = T::zero();
-        for p in chunk {
-            let d2 = (p - c).norm_squared();
-            cmax = if d2 > cmax { d2 } else { cmax };
+        // Eight running maxima (point i feeds lane i mod 8): one maximum would chain every
+        // point's comparison to the previous one's, bounding the loop by the latency of `max`.
+        let mut lanes = [T::zero(); LANES];
+        for group in chunk.chunks(LANES) {
+            for (lane, p) in lanes.iter_mut().zip(group) {
+                let d2 = (p - c).norm_squared();
+                *lane = if d2 > *lane { d2 } else { *lane };
+            }
         }
+        let cmax = lanes.iter().fold(T::zero(), |m, &x| if x > m { x } else { m });
         max_d2 = if cmax > max_d2 { cmax } else { max_d2 };
         if cmax > threshold {
             for (j, p) in chunk.iter().enumerate() {
@@ -204,29 +213,17 @@ pub(crate) fn scan_chunks<T: Real, const D: usize>(
 /// assert!((c.radius() - 1.0).abs() < 1e-9 && (c.center() - Point2::new(1.0, 0.0)).norm() < 1e-9);
 /// ```
 pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResult<Ball<T, D>> {
-    // Seed candidates: the points extreme along the axes and diagonals (the 26-DOP set in 3D,
-    // the 8-DOP set in 2D), found in one validating pass; their minimal ball is usually within
-    // a fraction of a percent of the answer, so one or two more passes finish the job.
-    let cand_idx: Vec<usize> = match D {
-        3 => {
-            let dirs = kdop_directions::<T, D, 7>().ok_or(cd_geom::GeomError::UnsupportedDirectionSet)?;
-            let (_, lo, _, hi) = extremes(points, &dirs)?;
-            lo.iter().chain(hi.iter()).copied().collect()
-        }
-        _ => {
-            let dirs: [Vector<T, D>; D] = core::array::from_fn(|i| {
-                Vector::<T, D>::from_fn(|r, _| if r == i { T::one() } else { T::zero() })
-            });
-            let (_, lo, _, hi) = extremes(points, &dirs)?;
-            lo.iter().chain(hi.iter()).copied().collect()
-        }
-    };
+    // Seed candidates: the points extreme along the coordinate axes, found in the validating
+    // pass (the cheapest pass there is: two packed minima per point). Their ball is within a
+    // few percent of the answer; the first scan then takes every point outside it, and usually
+    // the ball of those is already final (see the skipped confirming pass below). Seeding with
+    // the 14 axis and diagonal extremes gives a tighter start but a pass 2–3 times as costly,
+    // which large sets never earn back.
+    let (lo, hi) = axis_extremes(points)?;
+    let cand_idx: Vec<usize> = lo.iter().chain(hi.iter()).copied().collect();
     let mut cand: Vec<V<D>> = cand_idx.iter().map(|&i| to64(&points[i])).collect();
     cand.sort_by(|a, b| {
-        a.as_slice()
-            .iter()
-            .zip(b.as_slice())
-            .fold(core::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))
+        a.as_slice().iter().zip(b.as_slice()).fold(Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))
     });
     cand.dedup();
     let orthants = 1usize << D;
@@ -248,27 +245,43 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         // usually final and one more pass only confirms it; past the cap, the farthest point
         // per orthant keeps the candidate set small.
         far.iter_mut().for_each(|f| *f = (threshold, usize::MAX));
-        let mut all_outside: Vec<usize> = Vec::new();
+        let mut all_outside: Vec<(T, usize)> = Vec::new();
         let max_d2 = scan_chunks(points, &c, threshold, |idx, d, d2| {
-            if all_outside.len() < OUTSIDE_CAP {
-                all_outside.push(idx);
-            }
+            all_outside.push((d2, idx));
             let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
             if d2 > far[o].0 {
                 far[o] = (d2, idx);
             }
         });
-        let chosen: Vec<usize> = if all_outside.len() < OUTSIDE_CAP {
+        let complete = all_outside.len() <= OUTSIDE_CAP;
+        if !complete {
+            // Too many for the candidates: keep the farthest (the likeliest support points)
+            // and each orthant's farthest (so every side of the ball is pulled out).
             all_outside
-        } else {
-            far.iter().filter(|f| f.1 != usize::MAX).map(|f| f.1).collect()
-        };
-        let outside: Vec<V<D>> = chosen.iter().map(|&i| to64(&points[i])).collect();
+                .select_nth_unstable_by(OUTSIDE_CAP, |a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
+            all_outside.truncate(OUTSIDE_CAP);
+            all_outside.extend(far.iter().filter(|f| f.1 != usize::MAX));
+            all_outside.sort_unstable_by_key(|&(_, i)| i);
+            all_outside.dedup_by_key(|&mut (_, i)| i);
+        }
+        let outside: Vec<V<D>> = all_outside.iter().map(|&(_, i)| to64(&points[i])).collect();
         let before = ball.r2;
         if !outside.is_empty() {
             // New candidates go to the front: move-to-front puts likely support points first.
             cand.splice(0..0, outside);
             ball = minimal_ball_of_small(&mut cand);
+            // Every point this pass did not take lies within √threshold of `c` (to T's
+            // rounding of its distance). When the new ball contains that ball, it contains
+            // every point, and the pass that would only confirm it is skipped. The radius
+            // covers the candidates exactly (the solve's tolerance is relative 1e-12).
+            if complete {
+                let eps = T::epsilon().to_f64();
+                let reach = threshold.to_f64().sqrt() * (1.0 + 8.0 * eps) + (to64(&c) - ball.center).norm();
+                if reach <= ball.r2.max(0.0).sqrt() {
+                    let r2 = cand.iter().map(|p| (p - ball.center).norm_squared()).fold(ball.r2, f64::max);
+                    return ball_from64(&ball, r2);
+                }
+            }
         }
         if ball.r2 <= before * (1.0 + 1e-15) {
             // Nothing (meaningful) outside: finish with the largest distance of this pass,

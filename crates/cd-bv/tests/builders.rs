@@ -220,22 +220,26 @@ fn bunny_and_fcl_env() {
             assert!(contains_all(&b, &pts), "{name}");
             assert!(b.radius() >= exact.radius() * (1.0 - 1e-12), "{name}");
         }
-        // Minimality: the support points on the boundary cannot all fit in a smaller ball —
-        // brute force over the points within 1e-9 of the sphere.
-        let boundary: Vec<SVector<f64, 3>> = pts
-            .iter()
-            .filter(|p| ((*p - exact.center()).norm() - exact.radius()).abs() <= 1e-7 * exact.radius())
-            .map(|p| p.coords)
-            .collect();
-        assert!(!boundary.is_empty() && boundary.len() <= 60, "{} boundary points", boundary.len());
-        let (_, r) = brute_force_min_ball(&boundary);
-        assert!(
-            (r - exact.radius()).abs() <= 1e-7 * exact.radius(),
-            "boundary brute force {r} vs {}",
-            exact.radius()
-        );
+        assert_minimal(&exact, &pts);
     }
     let _ = f64::lit(0.0);
+}
+
+/// Minimality of a ball containing `pts`: the points on its boundary cannot all fit in a
+/// smaller ball — brute force over the points within 1e-7 (relative) of the sphere.
+fn assert_minimal(exact: &cd_geom::Ball<f64, 3>, pts: &[Point3<f64>]) {
+    let boundary: Vec<SVector<f64, 3>> = pts
+        .iter()
+        .filter(|p| ((*p - exact.center()).norm() - exact.radius()).abs() <= 1e-7 * exact.radius())
+        .map(|p| p.coords)
+        .collect();
+    assert!(!boundary.is_empty() && boundary.len() <= 60, "{} boundary points", boundary.len());
+    let (_, r) = brute_force_min_ball(&boundary);
+    assert!(
+        (r - exact.radius()).abs() <= 1e-7 * exact.radius(),
+        "boundary brute force {r} vs {}",
+        exact.radius()
+    );
 }
 
 #[test]
@@ -268,5 +272,37 @@ proptest! {
             let b = epos_ball(&pts, set).unwrap();
             prop_assert!(contains_all(&b, &pts));
         }
+    }
+}
+
+/// Large clouds, where the scans decide how the answer is reached: uniform in a ball (the first
+/// scan's candidates often give the final ball at once, and the confirming scan is skipped)
+/// and in a thin shell (many points outside the seed ball, past the candidate cap). The radius
+/// equals brute force over the points on the sphere, every point is inside, and the f32 run
+/// contains its points in f32 arithmetic.
+#[test]
+fn large_clouds_are_exact() {
+    // Seeds chosen so that each way of finishing is taken: (5k, 2) and (100k, 21) skip the
+    // confirming scan, the shell passes the cap, (30k, 11) confirms with a scan.
+    for (n, shell, seed) in
+        [(5_000, false, 2u64), (100_000, false, 21), (60_000, true, 3), (30_000, false, 11)]
+    {
+        let mut rnd = xorshift(seed);
+        let mut pts = Vec::with_capacity(n);
+        while pts.len() < n {
+            let v = SVector::<f64, 3>::new(rnd(), rnd(), rnd());
+            let r = v.norm();
+            if r <= 1.0 && r > 1e-3 {
+                let v = if shell { v / r * (0.999 + 0.0005 * (rnd() + 1.0)) } else { v };
+                pts.push(Point3::from(v * 10.0 + SVector::<f64, 3>::new(3.0, -2.0, 1.0)));
+            }
+        }
+        let exact = minimal_ball(&pts).unwrap();
+        assert!(contains_all(&exact, &pts), "n {n} shell {shell}");
+        assert_minimal(&exact, &pts);
+        let p32: Vec<Point3<f32>> = pts.iter().map(|p| p.cast::<f32>()).collect();
+        let b32 = minimal_ball(&p32).unwrap();
+        assert!(p32.iter().all(|p| b32.contains_point(p)), "f32 n {n}");
+        assert!((f64::from(b32.radius()) - exact.radius()).abs() <= 1e-5 * exact.radius());
     }
 }
