@@ -162,14 +162,56 @@ pub(crate) fn axis_extremes<T: Real, const D: usize>(
     Ok((lo_i, hi_i))
 }
 
+/// Directions projected together by [`projection_bounds`].
+const W: usize = 8;
+
+/// Directions in groups of [`W`], component by component (`group[i][l]` is component `i` of
+/// direction `l` of the group); padding lanes are the zero direction.
+fn direction_groups<T: Real, const D: usize>(dirs: &[Vector<T, D>]) -> Vec<[[T; W]; D]> {
+    (0..dirs.len().div_ceil(W))
+        .map(|g| {
+            core::array::from_fn(|i| {
+                core::array::from_fn(|l| dirs.get(g * W + l).map_or(T::zero(), |d| d[i]))
+            })
+        })
+        .collect()
+}
+
+/// The smallest projection of the points on each direction of a group, and the smallest
+/// negated projection (minus the largest): per point `D` lane-wise multiply-adds and two
+/// lane-wise minima, packed instructions whose dependency chain from one point to the next is
+/// one `min` long (a dot product and a compare-and-select per direction chained every point
+/// to the previous one, several times slower).
+#[inline]
+fn projection_bounds<T: Real, const D: usize>(
+    points: &[Point<T, D>],
+    group: &[[T; W]; D],
+) -> ([T; W], [T; W]) {
+    let mut lo = [T::infinity(); W];
+    let mut neg_hi = [T::infinity(); W];
+    for p in points {
+        let mut s: [T; W] = core::array::from_fn(|l| group[0][l] * p[0]);
+        for i in 1..D {
+            for l in 0..W {
+                s[l] += group[i][l] * p[i];
+            }
+        }
+        for l in 0..W {
+            lo[l] = if s[l] < lo[l] { s[l] } else { lo[l] };
+            neg_hi[l] = if -s[l] < neg_hi[l] { -s[l] } else { neg_hi[l] };
+        }
+    }
+    (lo, neg_hi)
+}
+
 /// One validating pass over the points: for each of the `N` directions, the smallest and
 /// largest projection and the index of the point reaching it. The validity check (finite,
 /// within the coordinate limit) is folded into the same pass.
 ///
-/// The pass works in chunks of 64 points: per chunk only the extreme *values* are tracked
-/// (branch-free selects the compiler keeps in registers), and the rare chunk that improves a
-/// global extreme is re-scanned for the index. About three times faster than tracking indices
-/// point by point. Errors: empty input, bad coordinates.
+/// The directions are taken eight at a time ([`projection_bounds`]) over chunks of 64 points
+/// (in L1 while each group runs over them); only the extreme *values* are tracked per chunk,
+/// and the rare chunk that improves a global extreme is re-scanned for the index.
+/// Errors: empty input, bad coordinates.
 #[allow(clippy::type_complexity)]
 pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
     points: &[Point<T, D>],
@@ -180,38 +222,132 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
         return Err(GeomError::TooFewPoints);
     }
     let limit = T::coord_limit();
-    let mut valid = true;
+    // Per coordinate, 0 while every value seen is in range (a mask, not a bool: it vectorises).
+    let mut bad = [0u32; D];
     let mut lo = [T::infinity(); N];
     let mut hi = [-T::infinity(); N];
     let mut lo_i = [0usize; N];
     let mut hi_i = [0usize; N];
-    let project = |k: usize, p: &Point<T, D>| dirs[k].dot(&p.coords);
+    let groups = direction_groups(dirs);
+    // The same arithmetic, in the same order, for one direction (the index re-scan compares
+    // projections for equality).
+    let project = |k: usize, p: &Point<T, D>| {
+        let comp = &groups[k / W];
+        let mut s = comp[0][k % W] * p[0];
+        for i in 1..D {
+            s += comp[i][k % W] * p[i];
+        }
+        s
+    };
     for (c, chunk) in points.chunks(CHUNK).enumerate() {
-        let mut clo = [T::infinity(); N];
-        let mut chi = [-T::infinity(); N];
         for p in chunk {
-            for k in 0..D {
-                valid &= (p[k] >= -limit) & (p[k] <= limit);
-            }
-            for k in 0..N {
-                let s = project(k, p);
-                clo[k] = if s < clo[k] { s } else { clo[k] };
-                chi[k] = if s > chi[k] { s } else { chi[k] };
+            for i in 0..D {
+                // Both comparisons are false for NaN too.
+                bad[i] |= !((p[i] >= -limit) & (p[i] <= limit)) as u32;
             }
         }
-        for k in 0..N {
-            if clo[k] < lo[k] {
-                lo[k] = clo[k];
-                lo_i[k] = c * CHUNK + chunk.iter().position(|p| project(k, p) == clo[k]).unwrap_or(0);
-            }
-            if chi[k] > hi[k] {
-                hi[k] = chi[k];
-                hi_i[k] = c * CHUNK + chunk.iter().position(|p| project(k, p) == chi[k]).unwrap_or(0);
+        for (g, comp) in groups.iter().enumerate() {
+            let (clo, cneg) = projection_bounds(chunk, comp);
+            for l in 0..W.min(N - g * W) {
+                let k = g * W + l;
+                if clo[l] < lo[k] {
+                    lo[k] = clo[l];
+                    lo_i[k] = c * CHUNK + chunk.iter().position(|p| project(k, p) == clo[l]).unwrap_or(0);
+                }
+                if -cneg[l] > hi[k] {
+                    hi[k] = -cneg[l];
+                    hi_i[k] = c * CHUNK + chunk.iter().position(|p| project(k, p) == hi[k]).unwrap_or(0);
+                }
             }
         }
     }
-    if !valid {
+    if bad.iter().any(|&b| b != 0) {
         return Err(invalid_points_error(points));
     }
     Ok((lo, lo_i, hi, hi_i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cd_geom::kdop_directions;
+    use nalgebra::{Point2, Point3, Vector3};
+
+    /// Deterministic points in [-s, s)³ with runs of duplicates and a few far outliers, so
+    /// extremes land in different chunks, repeat, and sit at chunk edges.
+    fn cloud(n: usize, s: f64) -> Vec<Point3<f64>> {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        (0..n)
+            .map(|i| {
+                let far = if i % 997 == 63 { 10.0 } else { 1.0 };
+                let p = Point3::new(rnd(), rnd(), rnd()) * s * far;
+                if i % 5 == 4 {
+                    Point3::new(p.x.round(), p.y.round(), p.z.round())
+                } else {
+                    p
+                }
+            })
+            .collect()
+    }
+
+    /// Every direction's extremes equal brute force over all points, for direction counts
+    /// below, at and above one group of eight, and the index points reach them.
+    #[test]
+    fn extremes_equal_brute_force() {
+        fn check<const N: usize>(pts: &[Point3<f64>], dirs: &[Vector3<f64>; N]) {
+            let (lo, lo_i, hi, hi_i) = extremes(pts, dirs).expect("valid");
+            for k in 0..N {
+                let proj: Vec<f64> = pts.iter().map(|p| dirs[k].dot(&p.coords)).collect();
+                let (bl, bh) =
+                    proj.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &s| (l.min(s), h.max(s)));
+                let tol = 1e-12 * (1.0 + bl.abs().max(bh.abs()));
+                assert!((lo[k] - bl).abs() <= tol && (hi[k] - bh).abs() <= tol, "N {N} direction {k}");
+                assert!(
+                    (proj[lo_i[k]] - bl).abs() <= tol && (proj[hi_i[k]] - bh).abs() <= tol,
+                    "N {N} index {k}"
+                );
+            }
+        }
+        for n in [1, 5, 63, 64, 65, 1000, 5000] {
+            let pts = cloud(n, 7.0);
+            check(&pts, &kdop_directions::<f64, 3, 3>().expect("supported"));
+            check(&pts, &kdop_directions::<f64, 3, 7>().expect("supported"));
+            check(&pts, &kdop_directions::<f64, 3, 9>().expect("supported"));
+            check(&pts, &kdop_directions::<f64, 3, 13>().expect("supported"));
+            let (lo_i, hi_i) = axis_extremes(&pts).expect("valid");
+            for a in 0..3 {
+                let (bl, bh) = pts
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p[a]), h.max(p[a])));
+                assert_eq!((pts[lo_i[a]][a], pts[hi_i[a]][a]), (bl, bh), "n {n} axis {a}");
+            }
+        }
+        let flat: Vec<Point2<f32>> =
+            cloud(300, 3.0).iter().map(|p| Point2::new(p.x as f32, p.y as f32)).collect();
+        let (lo_i, hi_i) = axis_extremes(&flat).expect("valid");
+        for a in 0..2 {
+            assert!(flat.iter().all(|p| flat[lo_i[a]][a] <= p[a] && p[a] <= flat[hi_i[a]][a]));
+        }
+    }
+
+    /// A NaN, an infinity or a coordinate past the limit anywhere (first, middle or last of a
+    /// chunk) is an error from both passes.
+    #[test]
+    fn bad_coordinates_are_errors_in_every_position() {
+        let dirs = kdop_directions::<f64, 3, 7>().expect("supported");
+        for at in [0, 31, 63, 64, 199] {
+            for bad in [f64::NAN, f64::INFINITY, -f64::INFINITY, 1e300] {
+                let mut pts = cloud(200, 1.0);
+                pts[at].y = bad;
+                assert!(extremes(&pts, &dirs).is_err(), "{bad} at {at}");
+                assert!(axis_extremes(&pts).is_err(), "{bad} at {at}");
+            }
+        }
+    }
 }
