@@ -50,6 +50,8 @@ pub struct ConvexPolyhedron<T: Real> {
     /// Mean of the vertices (inside the solid): the interior point of support-map queries.
     centroid: Point<T, 3>,
     edges: Vec<Edge>,
+    /// The vertices' coordinates as separate arrays, for the lane-wise support scan.
+    soa: Soa<T>,
 }
 
 impl<T: Real> ConvexPolyhedron<T> {
@@ -146,6 +148,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             neighbors,
             centroid: Point::from(centroid),
             edges,
+            soa,
         })
     }
 
@@ -247,7 +250,7 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// climb there: no neighbour lists to chase), hill climbing above.
     pub fn support_index(&self, dir: &Vector<T, 3>, hint: usize) -> usize {
         if self.vertices.len() < Self::HILL_CLIMB_MIN_VERTICES {
-            return linear_support(&self.vertices, dir);
+            return lanes_support(&self.soa, dir);
         }
         let mut best = hint.min(self.vertices.len() - 1);
         let mut best_dot = dir.dot(&self.vertices[best].coords);
@@ -289,7 +292,9 @@ fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>]) -> Vec<Edge> {
 }
 
 /// Vertex coordinates as separate arrays, so the convexity check (every vertex against every
-/// face, O(V·F)) runs as a vectorizable max-reduction.
+/// face, O(V·F)) runs as a vectorizable max-reduction and the support scan as a lane-wise
+/// arg-max.
+#[derive(Clone, Debug, PartialEq)]
 struct Soa<T> {
     x: Vec<T>,
     y: Vec<T>,
@@ -329,6 +334,50 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
     best
 }
 
+/// [`linear_support`] over coordinate arrays, eight vertices at a time: each lane keeps its own
+/// best projection and vertex, updated by selects (packed compare-and-blend instructions, no
+/// branch, no chain from one vertex to the next within a lane group), then the lanes are
+/// merged. The same answer as the scan: the first vertex reaching the largest projection
+/// (ties go to the smallest index), vertex 0 when no projection compares (a NaN direction).
+fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
+    const LANES: usize = 8;
+    let len = soa.x.len();
+    let full = len / LANES * LANES;
+    let mut best = [-T::infinity(); LANES];
+    let mut at = [0u32; LANES];
+    for (c, ((cx, cy), cz)) in soa.x[..full]
+        .chunks_exact(LANES)
+        .zip(soa.y[..full].chunks_exact(LANES))
+        .zip(soa.z[..full].chunks_exact(LANES))
+        .enumerate()
+    {
+        for l in 0..LANES {
+            let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
+            let better = s > best[l];
+            best[l] = if better { s } else { best[l] };
+            at[l] = if better { (c * LANES + l) as u32 } else { at[l] };
+        }
+    }
+    // Larger projections win, equal ones go to the smaller index. A lane that never compared
+    // holds −∞ and vertex 0, the scan's answer in that case.
+    let (mut index, mut value) = (0usize, -T::infinity());
+    for l in 0..LANES.min(full) {
+        let i = at[l] as usize;
+        if best[l] > value || (best[l] == value && i < index) {
+            index = i;
+            value = best[l];
+        }
+    }
+    for i in full..len {
+        let s = n.x * soa.x[i] + n.y * soa.y[i] + n.z * soa.z[i];
+        if s > value {
+            value = s;
+            index = i;
+        }
+    }
+    index
+}
+
 /// Index of the point maximizing `dir · p` (first one on ties).
 pub(crate) fn linear_support<T: Real, const D: usize>(points: &[Point<T, D>], dir: &Vector<T, D>) -> usize {
     let mut best = 0;
@@ -341,4 +390,46 @@ pub(crate) fn linear_support<T: Real, const D: usize>(points: &[Point<T, D>], di
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lane-wise scan returns exactly the linear scan's vertex — including the first of
+    /// tied maxima (duplicated and coplanar vertices, axis directions) and vertex 0 for a NaN
+    /// direction — on every size around the lane width.
+    #[test]
+    fn lane_support_equals_the_linear_scan() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ((x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as f32
+        };
+        for n in 1..70 {
+            let mut pts: Vec<Point<f32, 3>> =
+                (0..n).map(|_| nalgebra::Point3::new(rnd(), rnd(), rnd())).collect();
+            // Ties: copies of earlier vertices, and points on a common face of the unit box.
+            for i in (3..n).step_by(4) {
+                pts[i] = pts[i / 2];
+            }
+            for i in (5..n).step_by(6) {
+                pts[i].x = 1.0;
+            }
+            let soa = Soa::new(&pts);
+            let mut dirs: Vec<Vector<f32, 3>> = (0..40).map(|_| Vector3::new(rnd(), rnd(), rnd())).collect();
+            dirs.extend([
+                Vector3::x(),
+                -Vector3::x(),
+                Vector3::y(),
+                Vector3::zeros(),
+                Vector3::new(f32::NAN, 1.0, 0.0),
+            ]);
+            for d in &dirs {
+                assert_eq!(lanes_support(&soa, d), linear_support(&pts, d), "n {n} d {d:?}");
+            }
+        }
+    }
 }
