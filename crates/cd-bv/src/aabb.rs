@@ -100,6 +100,21 @@ pub fn aabb_of_posed_points<T: Real>(points: &[Point3<T>], pose: &Isometry3<T>) 
     Aabb::new(Point::from(lo + t), Point::from(hi + t))
 }
 
+/// Points are scanned in chunks of this many by the extremal passes.
+const CHUNK: usize = 64;
+
+/// Index of the first point of chunk `c` satisfying `hit` (the point that set an extreme found
+/// in that chunk; 0 if none, which cannot happen for a value taken from the chunk).
+fn index_in_chunk<T: Real, const D: usize>(
+    points: &[Point<T, D>],
+    c: usize,
+    hit: impl Fn(&Point<T, D>) -> bool,
+) -> usize {
+    let start = c * CHUNK;
+    let end = (start + CHUNK).min(points.len());
+    points[start..end].iter().position(hit).map_or(0, |j| start + j)
+}
+
 /// [`extremes`] along the coordinate axes (`D ≤ 4`; larger `D` falls back to it): one
 /// validating pass returning, per axis, the index of a point with the smallest and of one with
 /// the largest coordinate.
@@ -109,11 +124,10 @@ pub fn aabb_of_posed_points<T: Real>(points: &[Point3<T>], pose: &Isometry3<T>) 
 /// packed `min`s whose dependency chain is one instruction long, and the range check is a mask
 /// (a `bool` would keep the loop scalar); the general pass projects on arbitrary directions
 /// and chains a compare-and-blend sequence per point, about twice slower. Indices are found as
-/// in [`extremes`]: only a chunk that improves an extreme is re-scanned.
+/// in [`extremes`].
 pub(crate) fn axis_extremes<T: Real, const D: usize>(
     points: &[Point<T, D>],
 ) -> GeomResult<([usize; D], [usize; D])> {
-    const CHUNK: usize = 64;
     const LANES: usize = 4;
     if D > LANES {
         let dirs: [Vector<T, D>; D] = core::array::from_fn(|i| {
@@ -133,6 +147,9 @@ pub(crate) fn axis_extremes<T: Real, const D: usize>(
     let mut neg_hi = [T::infinity(); LANES];
     let mut lo_i = [0usize; D];
     let mut hi_i = [0usize; D];
+    // The chunk where each extreme was last improved (its first point reaching it is found
+    // once, after the pass).
+    let (mut lo_c, mut hi_c) = ([0usize; D], [0usize; D]);
     for (c, chunk) in points.chunks(CHUNK).enumerate() {
         let mut clo = [T::infinity(); LANES];
         let mut cneg = [T::infinity(); LANES];
@@ -148,13 +165,17 @@ pub(crate) fn axis_extremes<T: Real, const D: usize>(
         for k in 0..D {
             if clo[k] < lo[k] {
                 lo[k] = clo[k];
-                lo_i[k] = c * CHUNK + chunk.iter().position(|p| p[k] == clo[k]).unwrap_or(0);
+                lo_c[k] = c;
             }
             if cneg[k] < neg_hi[k] {
                 neg_hi[k] = cneg[k];
-                hi_i[k] = c * CHUNK + chunk.iter().position(|p| -p[k] == cneg[k]).unwrap_or(0);
+                hi_c[k] = c;
             }
         }
+    }
+    for k in 0..D {
+        lo_i[k] = index_in_chunk(points, lo_c[k], |p| p[k] == lo[k]);
+        hi_i[k] = index_in_chunk(points, hi_c[k], |p| -p[k] == neg_hi[k]);
     }
     if bad.iter().any(|&b| b != 0) {
         return Err(invalid_points_error(points));
@@ -209,15 +230,14 @@ fn projection_bounds<T: Real, const D: usize>(
 /// within the coordinate limit) is folded into the same pass.
 ///
 /// The directions are taken eight at a time ([`projection_bounds`]) over chunks of 64 points
-/// (in L1 while each group runs over them); only the extreme *values* are tracked per chunk,
-/// and the rare chunk that improves a global extreme is re-scanned for the index.
+/// (in L1 while each group runs over them); only the extreme *values* are tracked, with the
+/// chunk that last improved each, and that chunk alone is re-scanned for the index at the end.
 /// Errors: empty input, bad coordinates.
 #[allow(clippy::type_complexity)]
 pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
     points: &[Point<T, D>],
     dirs: &[Vector<T, D>; N],
 ) -> GeomResult<([T; N], [usize; N], [T; N], [usize; N])> {
-    const CHUNK: usize = 64;
     if points.is_empty() {
         return Err(GeomError::TooFewPoints);
     }
@@ -228,6 +248,7 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
     let mut hi = [-T::infinity(); N];
     let mut lo_i = [0usize; N];
     let mut hi_i = [0usize; N];
+    let (mut lo_c, mut hi_c) = ([0usize; N], [0usize; N]);
     let groups = direction_groups(dirs);
     // The same arithmetic, in the same order, for one direction (the index re-scan compares
     // projections for equality).
@@ -252,14 +273,18 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
                 let k = g * W + l;
                 if clo[l] < lo[k] {
                     lo[k] = clo[l];
-                    lo_i[k] = c * CHUNK + chunk.iter().position(|p| project(k, p) == clo[l]).unwrap_or(0);
+                    lo_c[k] = c;
                 }
                 if -cneg[l] > hi[k] {
                     hi[k] = -cneg[l];
-                    hi_i[k] = c * CHUNK + chunk.iter().position(|p| project(k, p) == hi[k]).unwrap_or(0);
+                    hi_c[k] = c;
                 }
             }
         }
+    }
+    for k in 0..N {
+        lo_i[k] = index_in_chunk(points, lo_c[k], |p| project(k, p) == lo[k]);
+        hi_i[k] = index_in_chunk(points, hi_c[k], |p| project(k, p) == hi[k]);
     }
     if bad.iter().any(|&b| b != 0) {
         return Err(invalid_points_error(points));

@@ -1,15 +1,16 @@
 //! The exact minimal enclosing ball (sphere in 3D, circle in 2D).
 //!
-//! Welzl 1991 with Gärtner's 1999 move-to-front pivoting: the exact ball of a small candidate
-//! set is computed by move-to-front Welzl (recursion only over the support set, depth ≤ D + 1,
-//! never over the points), then one pass over all points finds the points it misses — all of
-//! them, or past a cap the farthest ones and the farthest per orthant around the centre — which
-//! become new candidates at the front. When a pass finds nothing outside, or when it took every
-//! point outside and the new ball contains the old one (so it contains every point the pass
-//! left), the candidates' minimal ball contains every point and is therefore the minimal ball
-//! of the whole set. Arithmetic is in `f64` whatever `T` is, the
-//! candidate order is deterministic (no randomness needed), and the returned radius is padded
-//! by the rounding error of converting the centre back to `T`, so every input point is inside.
+//! Welzl 1991 with Gärtner's 1999 pivoting, at two levels. Over the points: the exact ball of
+//! a small candidate set is computed, then one pass over all points finds the points it misses
+//! — all of them, or past a cap the farthest ones and the farthest per orthant around the
+//! centre — which become new candidates. When a pass finds nothing outside, or when it took
+//! every point outside and the new ball contains the old one (so it contains every point the
+//! pass left), the candidates' minimal ball contains every point and is therefore the minimal
+//! ball of the whole set. Over the candidates: pivoting again ([`pivot_ball`]), with
+//! move-to-front Welzl (recursion only over the support set, depth ≤ D + 1) solving the few
+//! pivots. Arithmetic is in `f64` whatever `T` is, the candidate order is deterministic (no
+//! randomness needed), and the returned radius is padded by the rounding error of converting
+//! the centre back to `T`, so every input point is inside.
 
 use crate::aabb::axis_extremes;
 use cd_geom::{Ball, GeomResult, Point, Real, Vector};
@@ -145,6 +146,36 @@ pub(crate) fn minimal_ball_of_small<const D: usize>(pts: &mut [V<D>]) -> Ball64<
     mtf(pts, pts.len(), &mut support)
 }
 
+/// The exact minimal ball of a candidate list by pivoting (Gärtner 1999): keep a short basis
+/// list whose minimal ball (move-to-front on the basis alone) is the current ball; add the
+/// candidate farthest outside it at the basis's front; stop when every candidate is inside.
+/// The final ball is the minimal ball of a subset that contains every candidate, hence the
+/// candidates' minimal ball. Each round adds a candidate the ball does not contain (so not one
+/// already in the basis) and grows the ball, so it ends within `cand.len()` rounds; each round
+/// is a scan of the list plus a solve over the basis (typically under a dozen points), where
+/// move-to-front over the whole list re-solves from its start at every miss.
+pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>]) -> Ball64<D> {
+    let mut basis: Vec<V<D>> = Vec::with_capacity(16);
+    let mut ball = Ball64::EMPTY;
+    for _ in 0..=cand.len() {
+        let mut farthest: Option<(f64, V<D>)> = None;
+        for p in cand {
+            if !ball.contains(p) {
+                let d2 = (p - ball.center).norm_squared();
+                if farthest.is_none_or(|(f, _)| d2 > f) {
+                    farthest = Some((d2, *p));
+                }
+            }
+        }
+        let Some((_, p)) = farthest else {
+            return ball;
+        };
+        basis.insert(0, p);
+        ball = minimal_ball_of_small(&mut basis);
+    }
+    ball
+}
+
 /// Converts an `f64` ball to `T`, padding the radius so that containment survives the
 /// conversion and the user's own check in `T`: by the centre's conversion error, by the
 /// rounding of `p - c` in `T` (a few ulps of the centre's magnitude), and by a few ulps of the
@@ -267,9 +298,8 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         let outside: Vec<V<D>> = all_outside.iter().map(|&(_, i)| to64(&points[i])).collect();
         let before = ball.r2;
         if !outside.is_empty() {
-            // New candidates go to the front: move-to-front puts likely support points first.
-            cand.splice(0..0, outside);
-            ball = minimal_ball_of_small(&mut cand);
+            cand.extend(outside);
+            ball = pivot_ball(&cand);
             // Every point this pass did not take lies within √threshold of `c` (to T's
             // rounding of its distance). When the new ball contains that ball, it contains
             // every point, and the pass that would only confirm it is skipped. The radius
@@ -294,4 +324,41 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     }
     let r2 = points.iter().map(|p| (to64(p) - ball.center).norm_squared()).fold(0.0, f64::max);
     ball_from64(&ball, r2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Point `i` of the R3 low-discrepancy sequence, in [-5, 5)³ (deterministic, well spread).
+    fn r3(i: usize) -> V<3> {
+        let a = [0.819_172_513_396_164_4, 0.671_043_606_703_789_2, 0.549_700_477_901_970_1];
+        V::<3>::from_fn(|k, _| ((0.5 + a[k] * i as f64).fract() * 2.0 - 1.0) * 5.0)
+    }
+
+    /// Pivoting gives move-to-front's ball on random lists, on co-spherical points (every point
+    /// a possible support) and on lists full of duplicates, in 2D and 3D.
+    #[test]
+    fn pivoting_equals_move_to_front() {
+        fn check<const D: usize>(pts: &[V<D>]) {
+            let by_pivot = pivot_ball(pts);
+            let by_mtf = minimal_ball_of_small(&mut pts.to_vec());
+            let r = by_mtf.r2.sqrt();
+            assert!((by_pivot.r2.sqrt() - r).abs() <= 1e-9 * (1.0 + r), "{} vs {r}", by_pivot.r2.sqrt());
+            assert!((by_pivot.center - by_mtf.center).norm() <= 1e-6 * (1.0 + r));
+            assert!(pts
+                .iter()
+                .all(|p| (p - by_pivot.center).norm() <= by_pivot.r2.sqrt() * (1.0 + 1e-9) + 1e-12));
+        }
+        for n in 1..120 {
+            let cloud: Vec<V<3>> = (0..n).map(|i| r3(i + 7 * n)).collect();
+            check(&cloud);
+            let sphere: Vec<V<3>> = cloud.iter().map(|v| v.normalize() * 2.0).collect();
+            check(&sphere);
+            let dups: Vec<V<3>> = (0..n).map(|i| cloud[i % 3.min(n)]).collect();
+            check(&dups);
+            let flat: Vec<V<2>> = cloud.iter().map(|v| V::<2>::new(v.x, v.y)).collect();
+            check(&flat);
+        }
+    }
 }
