@@ -122,9 +122,9 @@ fn index_in_chunk<T: Real, const D: usize>(
 /// Each point is held as four lanes (its coordinates, padded) and the running minima of the
 /// coordinates and of their negations are lane-wise selects, so the per-point work is two
 /// packed `min`s whose dependency chain is one instruction long, and the range check is a mask
-/// (a `bool` would keep the loop scalar); the general pass projects on arbitrary directions
-/// and chains a compare-and-blend sequence per point, about twice slower. Indices are found as
-/// in [`extremes`].
+/// (a `bool` would keep the loop scalar). A chunk that improves an extreme is re-scanned for
+/// the index right away (unlike [`extremes`], which re-scans only the last such chunk at the
+/// end: measured 6 % slower here on large clouds, though faster on small coherent ones).
 pub(crate) fn axis_extremes<T: Real, const D: usize>(
     points: &[Point<T, D>],
 ) -> GeomResult<([usize; D], [usize; D])> {
@@ -147,9 +147,6 @@ pub(crate) fn axis_extremes<T: Real, const D: usize>(
     let mut neg_hi = [T::infinity(); LANES];
     let mut lo_i = [0usize; D];
     let mut hi_i = [0usize; D];
-    // The chunk where each extreme was last improved (its first point reaching it is found
-    // once, after the pass).
-    let (mut lo_c, mut hi_c) = ([0usize; D], [0usize; D]);
     for (c, chunk) in points.chunks(CHUNK).enumerate() {
         let mut clo = [T::infinity(); LANES];
         let mut cneg = [T::infinity(); LANES];
@@ -165,17 +162,13 @@ pub(crate) fn axis_extremes<T: Real, const D: usize>(
         for k in 0..D {
             if clo[k] < lo[k] {
                 lo[k] = clo[k];
-                lo_c[k] = c;
+                lo_i[k] = c * CHUNK + chunk.iter().position(|p| p[k] == clo[k]).unwrap_or(0);
             }
             if cneg[k] < neg_hi[k] {
                 neg_hi[k] = cneg[k];
-                hi_c[k] = c;
+                hi_i[k] = c * CHUNK + chunk.iter().position(|p| -p[k] == cneg[k]).unwrap_or(0);
             }
         }
-    }
-    for k in 0..D {
-        lo_i[k] = index_in_chunk(points, lo_c[k], |p| p[k] == lo[k]);
-        hi_i[k] = index_in_chunk(points, hi_c[k], |p| -p[k] == neg_hi[k]);
     }
     if bad.iter().any(|&b| b != 0) {
         return Err(invalid_points_error(points));
