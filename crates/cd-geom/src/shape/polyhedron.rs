@@ -358,16 +358,21 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
             at[l] = if better { (c * LANES + l) as u32 } else { at[l] };
         }
     }
-    // Larger projections win, equal ones go to the smaller index. A lane that never compared
-    // holds −∞ and vertex 0, the scan's answer in that case.
-    let (mut index, mut value) = (0usize, -T::infinity());
-    for l in 0..LANES.min(full) {
-        let i = at[l] as usize;
-        if best[l] > value || (best[l] == value && i < index) {
-            index = i;
-            value = best[l];
+    // Merge the lanes pairwise in a three-level tree: larger projections win, equal ones go to
+    // the smaller index. Branch-free selects with a short dependency chain (data-dependent
+    // branches mispredicted here, a sequential fold waited on each step). A lane that never
+    // compared holds −∞ and vertex 0, the scan's answer in that case.
+    let mut width = LANES / 2;
+    while width > 0 {
+        for l in 0..width {
+            let (a, b) = (best[l], best[l + width]);
+            let take = (b > a) | ((b == a) & (at[l + width] < at[l]));
+            best[l] = if take { b } else { a };
+            at[l] = if take { at[l + width] } else { at[l] };
         }
+        width /= 2;
     }
+    let (mut index, mut value) = if full == 0 { (0, -T::infinity()) } else { (at[0] as usize, best[0]) };
     for i in full..len {
         let s = n.x * soa.x[i] + n.y * soa.y[i] + n.z * soa.z[i];
         if s > value {
