@@ -293,33 +293,39 @@ fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>]) -> Vec<Edge> {
 
 /// Vertex coordinates as separate arrays, so the convexity check (every vertex against every
 /// face, O(V·F)) runs as a vectorizable max-reduction and the support scan as a lane-wise
-/// arg-max.
+/// arg-max. One allocation, all x then all y then all z (one `Vec` keeps the polyhedron
+/// small: it sits inside shape enums).
 #[derive(Clone, Debug, PartialEq)]
 struct Soa<T> {
-    x: Vec<T>,
-    y: Vec<T>,
-    z: Vec<T>,
+    xyz: Vec<T>,
 }
 
 impl<T: Real> Soa<T> {
     fn new(v: &[Point<T, 3>]) -> Self {
-        Soa {
-            x: v.iter().map(|p| p.x).collect(),
-            y: v.iter().map(|p| p.y).collect(),
-            z: v.iter().map(|p| p.z).collect(),
-        }
+        Soa { xyz: (0..3).flat_map(|k| v.iter().map(move |p| p[k])).collect() }
+    }
+    fn len(&self) -> usize {
+        self.xyz.len() / 3
+    }
+    fn x(&self) -> &[T] {
+        &self.xyz[..self.len()]
+    }
+    fn y(&self) -> &[T] {
+        &self.xyz[self.len()..2 * self.len()]
+    }
+    fn z(&self) -> &[T] {
+        &self.xyz[2 * self.len()..]
     }
 }
 
 /// `max_v n·v` over the vertices, in eight independent lanes (which the compiler turns into SIMD).
 fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
+    let (xs, ys, zs) = (soa.x(), soa.y(), soa.z());
     const LANES: usize = 8;
     let mut lanes = [-T::infinity(); LANES];
-    let full = soa.x.len() / LANES * LANES;
-    for ((cx, cy), cz) in soa.x[..full]
-        .chunks_exact(LANES)
-        .zip(soa.y[..full].chunks_exact(LANES))
-        .zip(soa.z[..full].chunks_exact(LANES))
+    let full = xs.len() / LANES * LANES;
+    for ((cx, cy), cz) in
+        xs[..full].chunks_exact(LANES).zip(ys[..full].chunks_exact(LANES)).zip(zs[..full].chunks_exact(LANES))
     {
         for l in 0..LANES {
             let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
@@ -327,8 +333,8 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
         }
     }
     let mut best = lanes.iter().copied().fold(-T::infinity(), |a, b| if b > a { b } else { a });
-    for i in full..soa.x.len() {
-        let s = n.x * soa.x[i] + n.y * soa.y[i] + n.z * soa.z[i];
+    for i in full..xs.len() {
+        let s = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
         best = if s > best { s } else { best };
     }
     best
@@ -340,15 +346,16 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
 /// merged. The same answer as the scan: the first vertex reaching the largest projection
 /// (ties go to the smallest index), vertex 0 when no projection compares (a NaN direction).
 fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
+    let (xs, ys, zs) = (soa.x(), soa.y(), soa.z());
     const LANES: usize = 8;
-    let len = soa.x.len();
+    let len = xs.len();
     let full = len / LANES * LANES;
     let mut best = [-T::infinity(); LANES];
     let mut at = [0u32; LANES];
-    for (c, ((cx, cy), cz)) in soa.x[..full]
+    for (c, ((cx, cy), cz)) in xs[..full]
         .chunks_exact(LANES)
-        .zip(soa.y[..full].chunks_exact(LANES))
-        .zip(soa.z[..full].chunks_exact(LANES))
+        .zip(ys[..full].chunks_exact(LANES))
+        .zip(zs[..full].chunks_exact(LANES))
         .enumerate()
     {
         for l in 0..LANES {
@@ -374,7 +381,7 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     }
     let (mut index, mut value) = if full == 0 { (0, -T::infinity()) } else { (at[0] as usize, best[0]) };
     for i in full..len {
-        let s = n.x * soa.x[i] + n.y * soa.y[i] + n.z * soa.z[i];
+        let s = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
         if s > value {
             value = s;
             index = i;
