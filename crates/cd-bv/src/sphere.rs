@@ -3,7 +3,8 @@
 //! EPOS spheres see [`epos_ball`](crate::epos_ball).
 
 use crate::aabb::aabb_from_points;
-use crate::welzl::{ball_from64, to64, Ball64};
+use crate::aabb::axis_extremes;
+use crate::welzl::{ball_from64, chunk_max_d2, to64, Ball64};
 use cd_geom::{Ball, GeomError, GeomResult, Point, Real};
 
 /// Centre of the AABB, radius = half its diagonal. One pass; the loosest method. O(n).
@@ -28,19 +29,8 @@ pub fn ball_aabb_farthest<T: Real, const D: usize>(points: &[Point<T, D>]) -> Ge
 /// to cover each point found outside (new radius `(r + d) / 2`, centre shifted towards the
 /// point). Typically 5–20 % larger than the minimal sphere. O(n), two passes.
 pub fn ritter_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResult<Ball<T, D>> {
-    aabb_from_points(points)?;
-    let mut lo = [0usize; D];
-    let mut hi = [0usize; D];
-    for (idx, p) in points.iter().enumerate() {
-        for i in 0..D {
-            if p[i] < points[lo[i]][i] {
-                lo[i] = idx;
-            }
-            if p[i] > points[hi[i]][i] {
-                hi[i] = idx;
-            }
-        }
-    }
+    // One validating pass for the points extreme along each axis.
+    let (lo, hi) = axis_extremes(points)?;
     let (mut a, mut b) = (to64(&points[lo[0]]), to64(&points[hi[0]]));
     for i in 1..D {
         let (pa, pb) = (to64(&points[lo[i]]), to64(&points[hi[i]]));
@@ -65,12 +55,7 @@ pub(crate) fn grow_to_cover<T: Real, const D: usize>(ball: &mut Ball64<D>, point
         let slack = 8.0 * eps * (ball.center.amax() * (D as f64).sqrt() + r);
         let safe = (r - slack).max(0.0);
         let safe2 = T::lit(safe * safe);
-        let mut cmax = T::zero();
-        for p in chunk {
-            let d2 = (p - c).norm_squared();
-            cmax = if d2 > cmax { d2 } else { cmax };
-        }
-        if cmax <= safe2 {
+        if chunk_max_d2(chunk, &c) <= safe2 {
             continue;
         }
         for p in chunk {

@@ -6,11 +6,15 @@
 //! centre — which become new candidates. When a pass finds nothing outside, or when it took
 //! every point outside and the new ball contains the old one (so it contains every point the
 //! pass left), the candidates' minimal ball contains every point and is therefore the minimal
-//! ball of the whole set. Over the candidates: pivoting again ([`pivot_ball`]), with
-//! move-to-front Welzl (recursion only over the support set, depth ≤ D + 1) solving the few
-//! pivots. Arithmetic is in `f64` whatever `T` is, the candidate order is deterministic (no
-//! randomness needed), and the returned radius is padded by the rounding error of converting
-//! the centre back to `T`, so every input point is inside.
+//! ball of the whole set. From the second pass on, a pass also keeps the points of a thin band
+//! inside the old sphere (a tenth of the previous move of the centre wide, at most a
+//! thousandth of the radius): then the new ball need only contain the old one shrunk by the
+//! band, and the band's points are checked one by one, which saves the confirming pass far
+//! more often. Over the candidates: pivoting again ([`pivot_ball`]), with move-to-front Welzl
+//! (recursion only over the support set, depth ≤ D + 1) solving the few pivots. Arithmetic is
+//! in `f64` whatever `T` is, the candidate order is deterministic (no randomness needed), and
+//! the returned radius is padded by the rounding error of converting the centre back to `T`,
+//! so every input point is inside.
 
 use crate::aabb::axis_extremes;
 use cd_geom::{Ball, GeomResult, Point, Real, Vector};
@@ -193,37 +197,51 @@ pub(crate) fn ball_from64<T: Real, const D: usize>(b: &Ball64<D>, max_d2: f64) -
 /// How many points outside the candidates' ball one pass may add to the candidates.
 const OUTSIDE_CAP: usize = 2048;
 
+/// How many band points a scan keeps before giving up on skipping the confirming scan.
+const NEAR_CAP: usize = 1 << 16;
+
+/// The largest `|p - c|²` over a few points (0 for none), kept in eight running maxima (point
+/// i feeds lane i mod 8): one maximum would chain every point's comparison to the previous
+/// one's, bounding the loop by the latency of `max`.
+#[inline]
+pub(crate) fn chunk_max_d2<T: Real, const D: usize>(points: &[Point<T, D>], c: &Point<T, D>) -> T {
+    const LANES: usize = 8;
+    let mut lanes = [T::zero(); LANES];
+    for group in points.chunks(LANES) {
+        for (lane, p) in lanes.iter_mut().zip(group) {
+            let d2 = (p - c).norm_squared();
+            *lane = if d2 > *lane { d2 } else { *lane };
+        }
+    }
+    lanes.iter().fold(T::zero(), |m, &x| if x > m { x } else { m })
+}
+
 /// The largest `|p - c|²` over the points, calling `outside(index, p - c, |p - c|²)` for every
-/// point beyond `threshold`. Works in chunks of 64: a branch-free pass finds each chunk's largest
-/// squared distance, and only chunks that reach past the threshold are visited point by point
-/// (after the first pass, almost none).
+/// point beyond `threshold` and `near(index)` for every point beyond `inner` but not
+/// `threshold` (`inner ≤ threshold`; equal, nothing is near). Works in chunks of 64: a
+/// branch-free pass finds each chunk's largest squared distance, and only chunks that reach
+/// past `inner` are visited point by point (after the first pass, almost none).
 pub(crate) fn scan_chunks<T: Real, const D: usize>(
     points: &[Point<T, D>],
     c: &Point<T, D>,
+    inner: T,
     threshold: T,
     mut outside: impl FnMut(usize, Vector<T, D>, T),
+    mut near: impl FnMut(usize),
 ) -> T {
     const CHUNK: usize = 64;
-    const LANES: usize = 8;
     let mut max_d2 = T::zero();
     for (k, chunk) in points.chunks(CHUNK).enumerate() {
-        // Eight running maxima (point i feeds lane i mod 8): one maximum would chain every
-        // point's comparison to the previous one's, bounding the loop by the latency of `max`.
-        let mut lanes = [T::zero(); LANES];
-        for group in chunk.chunks(LANES) {
-            for (lane, p) in lanes.iter_mut().zip(group) {
-                let d2 = (p - c).norm_squared();
-                *lane = if d2 > *lane { d2 } else { *lane };
-            }
-        }
-        let cmax = lanes.iter().fold(T::zero(), |m, &x| if x > m { x } else { m });
+        let cmax = chunk_max_d2(chunk, c);
         max_d2 = if cmax > max_d2 { cmax } else { max_d2 };
-        if cmax > threshold {
+        if cmax > inner {
             for (j, p) in chunk.iter().enumerate() {
                 let d = p - c;
                 let d2 = d.norm_squared();
                 if d2 > threshold {
                     outside(k * CHUNK + j, d, d2);
+                } else if d2 > inner {
+                    near(k * CHUNK + j);
                 }
             }
         }
@@ -260,6 +278,9 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     let orthants = 1usize << D;
     let mut far: Vec<(T, usize)> = vec![(T::zero(), usize::MAX); orthants];
     let mut ball = minimal_ball_of_small(&mut cand);
+    // Width of the band inside the scanned sphere whose points a scan also keeps (0 on the
+    // first scan).
+    let mut band = 0.0f64;
     // Each pass adds at least one point outside the candidates' ball, so the ball grows; the
     // cap only guards against rounding making a point look outside forever. Either way the
     // final radius is the largest distance seen in the last pass, so every point is inside.
@@ -276,14 +297,29 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         // usually final and one more pass only confirms it; past the cap, the farthest point
         // per orthant keeps the candidate set small.
         far.iter_mut().for_each(|f| *f = (threshold, usize::MAX));
+        // Points in the band of width `band` inside the sphere are kept too (see below).
+        let inner_r = (r + delta - band).max(0.0);
+        let inner = if band > 0.0 { T::lit(inner_r * inner_r) } else { threshold };
         let mut all_outside: Vec<(T, usize)> = Vec::new();
-        let max_d2 = scan_chunks(points, &c, threshold, |idx, d, d2| {
-            all_outside.push((d2, idx));
-            let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
-            if d2 > far[o].0 {
-                far[o] = (d2, idx);
-            }
-        });
+        let mut near: Vec<usize> = Vec::new();
+        let max_d2 = scan_chunks(
+            points,
+            &c,
+            inner,
+            threshold,
+            |idx, d, d2| {
+                all_outside.push((d2, idx));
+                let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
+                if d2 > far[o].0 {
+                    far[o] = (d2, idx);
+                }
+            },
+            |idx| {
+                if near.len() <= NEAR_CAP {
+                    near.push(idx);
+                }
+            },
+        );
         let complete = all_outside.len() <= OUTSIDE_CAP;
         if !complete {
             // Too many for the candidates: keep the farthest (the likeliest support points)
@@ -300,18 +336,31 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         if !outside.is_empty() {
             cand.extend(outside);
             ball = pivot_ball(&cand);
-            // Every point this pass did not take lies within √threshold of `c` (to T's
-            // rounding of its distance). When the new ball contains that ball, it contains
-            // every point, and the pass that would only confirm it is skipped. The radius
-            // covers the candidates exactly (the solve's tolerance is relative 1e-12).
-            if complete {
-                let eps = T::epsilon().to_f64();
-                let reach = threshold.to_f64().sqrt() * (1.0 + 8.0 * eps) + (to64(&c) - ball.center).norm();
-                if reach <= ball.r2.max(0.0).sqrt() {
-                    let r2 = cand.iter().map(|p| (p - ball.center).norm_squared()).fold(ball.r2, f64::max);
+            // Every point this pass did not take lies within √inner of `c` (to T's rounding of
+            // its distance; `inner` is the threshold itself unless a band was kept). When the
+            // new ball contains that ball and every band point, it contains every point, and
+            // the pass that would only confirm it is skipped. The radius covers the candidates
+            // and band points exactly (the solve's tolerance is relative 1e-12).
+            let eps = T::epsilon().to_f64();
+            let shift = (to64(&c) - ball.center).norm();
+            if complete && near.len() <= NEAR_CAP {
+                let reach = inner.to_f64().sqrt() * (1.0 + 8.0 * eps) + shift;
+                let band_points = near.iter().map(|&i| to64(&points[i]));
+                if reach <= ball.r2.max(0.0).sqrt() && band_points.clone().all(|p| ball.contains(&p)) {
+                    let r2 = cand
+                        .iter()
+                        .copied()
+                        .chain(band_points)
+                        .map(|p| (p - ball.center).norm_squared())
+                        .fold(ball.r2, f64::max);
                     return ball_from64(&ball, r2);
                 }
             }
+            // The next ball usually moves far less than this one did; a band a tenth of this
+            // move wide lets the next pass decide without a confirming one after it. At most
+            // a thousandth of the radius: a wider band costs the next pass more than the pass
+            // it may save (the band's chunks are visited point by point).
+            band = (0.1 * shift).min(1e-3 * ball.r2.max(0.0).sqrt());
         }
         if ball.r2 <= before * (1.0 + 1e-15) {
             // Nothing (meaningful) outside: finish with the largest distance of this pass,

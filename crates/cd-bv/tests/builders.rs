@@ -282,11 +282,18 @@ proptest! {
 /// contains its points in f32 arithmetic.
 #[test]
 fn large_clouds_are_exact() {
-    // Seeds chosen so that each way of finishing is taken: (5k, 2) and (100k, 21) skip the
-    // confirming scan, the shell passes the cap, (30k, 11) confirms with a scan.
-    for (n, shell, seed) in
-        [(5_000, false, 2u64), (100_000, false, 21), (60_000, true, 3), (30_000, false, 11)]
-    {
+    // Seeds chosen so that each way of finishing is taken (checked by instrumenting the
+    // function): (5k, 2) and (100k, 21) skip the confirming scan after the first scan; the
+    // shell passes the cap, then skips on its second scan thanks to the band of kept points;
+    // (200k, 41) skips on the second scan through the band, in f64 and f32; (30k, 11) confirms
+    // with a scan.
+    for (n, shell, seed) in [
+        (5_000, false, 2u64),
+        (100_000, false, 21),
+        (60_000, true, 3),
+        (30_000, false, 11),
+        (200_000, false, 41),
+    ] {
         let mut rnd = xorshift(seed);
         let mut pts = Vec::with_capacity(n);
         while pts.len() < n {
