@@ -81,3 +81,48 @@ fn regression_flat_simplex_far_from_the_origin() {
         0.0,
     ]);
 }
+
+/// Fuzz finding 20 (`bv_builders`): 23 points spanning 10⁻⁴ to 2·10¹⁰. Quickhull's face normals
+/// were crossed at the first vertex; on a sliver face that tilted the normal so far that two
+/// points 4·10⁹ outside the hull were assigned to no face and lost. Normals are now crossed at
+/// the widest angle; every point is within rounding of the hull.
+#[test]
+fn regression_hull_losing_points_beyond_a_sliver_face() {
+    let points: [[f64; 3]; 23] = [
+        [-0.00030517578125, -0.00030517578125, -0.00030517578125],
+        [-0.00030517578125, -0.00030517578125, -0.00030517578125],
+        [-0.00030517578125, -2.57843017578125, -5.6292724609375],
+        [-5.64727783203125, -5.4119873046875, 3.85498046875],
+        [-6.1151123046875, -20047000000.0, -15695000000.0],
+        [-17734000000.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [1e-7, -0.017734, -20047000000.0],
+        [-20047000000.0, -1000000.0, -0.00030517578125],
+        [-0.00030517578125, -0.00030517578125, -0.00030517578125],
+        [-2.57843017578125, -6.171875, -1000000.0],
+        [-20047000000.0, -20047000000.0, -8482000000.0],
+        [-9.296875, -9.25506591796875, -9.25506591796875],
+        [-9.25506591796875, 0.01434326171875, -2.5885009765625],
+        [3.9739990234375, -6.171875, -18505000000.0],
+        [-5.41290283203125, -5.4119873046875, -5.45379638671875],
+        [-6.11785888671875, -20047000000.0, -20030000000.0],
+        [-5.4119873046875, 3.85498046875, -6.1151123046875],
+        [-20047000000.0, -8482000000.0, -2.5885009765625],
+        [-6.171875, -20047000000.0, -20047000000.0],
+        [-20047000000.0, -2.5885009765625, 0.0],
+    ];
+    let v: Vec<f64> = points.concat();
+    exercise::run(&v);
+    let points: Vec<nalgebra::Point3<f64>> = points.iter().map(|&c| c.into()).collect();
+    let cd_bv::Hull::Polyhedron(hull) = cd_bv::convex_hull(&points).unwrap() else {
+        panic!("a solid hull");
+    };
+    // Rounding of planes through coordinates of 2·10¹⁰: a few ulps of that scale.
+    let tol = 1e-12 * 2.1e10;
+    for p in &points {
+        let worst = hull.faces().iter().map(|f| f.plane.signed_distance(p)).fold(f64::MIN, f64::max);
+        assert!(worst <= tol, "{p:?} outside the hull by {worst:e}");
+    }
+}
