@@ -162,11 +162,11 @@ pub(crate) fn axis_extremes<T: Real, const D: usize>(
         for k in 0..D {
             if clo[k] < lo[k] {
                 lo[k] = clo[k];
-                lo_i[k] = c * CHUNK + chunk.iter().position(|p| p[k] == clo[k]).unwrap_or(0);
+                lo_i[k] = index_in_chunk(points, c, |p| p[k] == clo[k]);
             }
             if cneg[k] < neg_hi[k] {
                 neg_hi[k] = cneg[k];
-                hi_i[k] = c * CHUNK + chunk.iter().position(|p| -p[k] == cneg[k]).unwrap_or(0);
+                hi_i[k] = index_in_chunk(points, c, |p| -p[k] == cneg[k]);
             }
         }
     }

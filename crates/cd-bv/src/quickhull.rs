@@ -10,7 +10,7 @@
 
 use crate::aabb::aabb_from_points;
 use crate::hull2::convex_hull_2d_indices;
-use cd_geom::{ConvexPolyhedron, GeomResult, Point, Real};
+use cd_geom::{widest_angle_edges, ConvexPolyhedron, GeomResult, Point, Real};
 use nalgebra::{Point2, Vector3};
 
 type V3 = Vector3<f64>;
@@ -41,21 +41,11 @@ struct Face {
 
 impl Face {
     fn new(p: &[V3], v: [usize; 3]) -> Face {
-        // The cross product at the vertex opposite the longest edge (between the two shortest
-        // edges, the widest angle): its direction's rounding grows like ε / sin of the angle
-        // between the crossed edges, and on slivers of a set spanning 10⁻⁴ to 10¹⁰ the cross
+        // Crossed at the widest angle: on slivers of a set spanning 10⁻⁴ to 10¹⁰ the cross
         // product at a sharp vertex tilted the normal enough to call points 4·10⁹ outside the
-        // face inside it (fuzz finding 20). Every choice has the orientation of
-        // (v₁ − v₀) × (v₂ − v₀).
-        let (ab, bc, ca) = (p[v[1]] - p[v[0]], p[v[2]] - p[v[1]], p[v[0]] - p[v[2]]);
-        let (lab, lbc, lca) = (ab.norm_squared(), bc.norm_squared(), ca.norm_squared());
-        let n = if lab >= lbc && lab >= lca {
-            bc.cross(&ca)
-        } else if lbc >= lca {
-            ca.cross(&ab)
-        } else {
-            ab.cross(&bc)
-        };
+        // face inside it (fuzz finding 20).
+        let (e0, e1) = widest_angle_edges(&p[v[0]], &p[v[1]], &p[v[2]]);
+        let n = e0.cross(&e1);
         let len = n.norm();
         let n = if len > 0.0 { n / len } else { n };
         Face {

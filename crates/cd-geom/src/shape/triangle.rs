@@ -85,17 +85,7 @@ impl<T: Real> Triangle<T, 3> {
     /// 10⁶ wide, crossing at the sharp vertex tilted the plane by 4·10⁻¹² rad, 0.06 at the far
     /// end, more than a 0.01 start gap a continuous query then missed.
     pub fn normal(&self) -> GeomResult<Vector<T, 3>> {
-        let (ab, bc, ca) = (self.b - self.a, self.c - self.b, self.a - self.c);
-        let (lab, lbc, lca) = (ab.norm_squared(), bc.norm_squared(), ca.norm_squared());
-        // Each pair is (edge into the vertex, edge out of it) in the triangle's order, so every
-        // choice gives the same orientation as (b − a) × (c − a).
-        let (e0, e1) = if lab >= lbc && lab >= lca {
-            (bc, ca) // at c, opposite ab
-        } else if lbc >= lca {
-            (ca, ab) // at a, opposite bc
-        } else {
-            (ab, bc) // at b, opposite ca
-        };
+        let (e0, e1) = crate::directions::widest_angle_edges(&self.a.coords, &self.b.coords, &self.c.coords);
         crate::directions::edge_normal(&e0, &e1).ok_or(GeomError::Degenerate)
     }
     /// The supporting plane. Error: zero-area triangle.
