@@ -5,7 +5,9 @@
 //! the timing) and recorded; then both libraries run collision detection on every recorded
 //! frame:
 //! * **cd**: `World::set_pose` for every moving body, then `World::detect_contacts` (broad
-//!   phase update and pairs, mesh mid phase, manifolds, events);
+//!   phase update and pairs, mesh mid phase, manifolds, events); row `cd` tests every pair
+//!   afresh, row `cd_reuse` carries manifolds over while bodies barely move
+//!   (`WorldConfig::contact_reuse_margin`), as parry's own manifolds do;
 //! * **parry**, assembled the way rapier does it: every body's AABB (grown by the prediction)
 //!   into a `Bvh` with `insert_or_update_partially` and `refit`, the overlapping leaf pairs
 //!   from `traverse_bvtt_single_tree`, then `contact_manifolds` per pair with a persistent
@@ -33,6 +35,10 @@ use parry3d::shape::{
 };
 
 const PREDICTION: f32 = 0.02;
+
+/// The `cd_reuse` row's `WorldConfig::contact_reuse_margin`: the prediction distance again
+/// (parry's manifolds are reused too: rapier-style persistence, see `try_update_contacts`).
+const REUSE_MARGIN: f32 = 0.02;
 
 /// cd's broad phase for the moving bodies (static ones live in the world's own tree): the
 /// world's default, incremental sweep-and-prune without margin (see `World::default`). `CD_WORLD_BROAD=grid|tree|sweep` picks another
@@ -174,8 +180,9 @@ struct CdRun {
 }
 
 impl CdRun {
-    fn new(scene: &Scene) -> Self {
-        let mut world = World::<f32>::new(WorldConfig::default(), broad_phase()).unwrap();
+    fn new(scene: &Scene, reuse: f32) -> Self {
+        let config = WorldConfig { contact_reuse_margin: reuse, ..WorldConfig::default() };
+        let mut world = World::<f32>::new(config, broad_phase()).unwrap();
         let mut dynamic = Vec::new();
         for (body, pose, is_dynamic) in &scene.bodies {
             let desc =
@@ -266,6 +273,43 @@ impl ParryRun {
     }
 }
 
+/// cd's world with contact reuse margin `reuse` after one untimed pass over the frames, which
+/// prints its contact points, stage split and work counters.
+fn cd_run_with_summary(scene: &Scene, reuse: f32, label: &str) -> CdRun {
+    let mut run = CdRun::new(scene, reuse);
+    let (mut points, mut broad, mut mid, mut narrow) = (0, 0.0, 0.0, 0.0);
+    let (mut pairs, mut reused, mut candidates, mut tests) = (0, 0, 0, 0);
+    for f in &scene.frames {
+        points += run.frame(f);
+        let s = run.world.stats();
+        broad += s.broad_time.as_secs_f64();
+        mid += s.mid_time.as_secs_f64();
+        narrow += s.narrow_time.as_secs_f64();
+        pairs += s.tested_pairs;
+        reused += s.reused_pairs;
+        candidates += s.work.mid_candidates;
+        tests += s.work.narrow_tests;
+    }
+    let total = Instant::now();
+    for f in &scene.frames {
+        run.frame(f);
+    }
+    let per_frame = |x: f64| x * 1e3 / scene.frames.len() as f64;
+    let count = |x: usize| x / scene.frames.len();
+    println!(
+        "  {label}: {points} contact points; per frame: broad {:.3} ms, mid {:.3} ms, narrow {:.3} ms, total with pose updates {:.3} ms; {} pairs tested, {} reused, {} mid-phase candidates, {} narrow tests",
+        per_frame(broad),
+        per_frame(mid),
+        per_frame(narrow),
+        per_frame(total.elapsed().as_secs_f64()),
+        count(pairs),
+        count(reused),
+        count(candidates),
+        count(tests)
+    );
+    run
+}
+
 fn bench_world(c: &mut Criterion) {
     let runs = if cd_benches::quick() { vec![(1000usize, 30usize)] } else { vec![(1000, 300), (10_000, 60)] };
     for (count, frames) in runs {
@@ -274,35 +318,20 @@ fn bench_world(c: &mut Criterion) {
             scene.frames.iter().map(|f| f.iter().map(parry_pose).collect()).collect();
 
         // One untimed pass each: contact counts and cd's stage split.
-        let mut cd_run = CdRun::new(&scene);
+        println!("world {count} bodies × {frames} frames:");
+        let mut cd_exact = cd_run_with_summary(&scene, 0.0, "cd");
+        let mut cd_reuse = cd_run_with_summary(&scene, REUSE_MARGIN, "cd with contact reuse");
         let mut parry_run = ParryRun::new(&scene);
-        let (mut cd_points, mut parry_points) = (0, 0);
-        let (mut broad, mut mid, mut narrow) = (0.0, 0.0, 0.0);
-        for (f, pf) in scene.frames.iter().zip(&parry_frames) {
-            cd_points += cd_run.frame(f);
-            let s = cd_run.world.stats();
-            broad += s.broad_time.as_secs_f64();
-            mid += s.mid_time.as_secs_f64();
-            narrow += s.narrow_time.as_secs_f64();
-            parry_points += parry_run.frame(pf);
-        }
-        let total = Instant::now();
-        for f in &scene.frames {
-            cd_run.frame(f);
-        }
-        let cd_total = total.elapsed().as_secs_f64();
-        println!(
-            "world {count} bodies × {frames} frames: contact points cd {cd_points}, parry {parry_points}; cd stages per frame: broad {:.3} ms, mid {:.3} ms, narrow {:.3} ms (total with pose updates {:.3} ms)",
-            broad * 1e3 / frames as f64,
-            mid * 1e3 / frames as f64,
-            narrow * 1e3 / frames as f64,
-            cd_total * 1e3 / frames as f64
-        );
+        let parry_points: usize = parry_frames.iter().map(|f| parry_run.frame(f)).sum();
+        println!("  parry: {parry_points} contact points");
 
         let mut group = c.benchmark_group(format!("world/{count}_bodies_{frames}_frames"));
         group.sample_size(10);
         group.bench_function("cd", |b| {
-            b.iter(|| scene.frames.iter().map(|f| cd_run.frame(f)).sum::<usize>());
+            b.iter(|| scene.frames.iter().map(|f| cd_exact.frame(f)).sum::<usize>());
+        });
+        group.bench_function("cd_reuse", |b| {
+            b.iter(|| scene.frames.iter().map(|f| cd_reuse.frame(f)).sum::<usize>());
         });
         group.bench_function("parry", |b| {
             b.iter(|| parry_frames.iter().map(|f| parry_run.frame(f)).sum::<usize>());

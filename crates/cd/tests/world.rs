@@ -4,8 +4,6 @@
 //! bit-identical results, also when swapped mid-run; events are consistent; runs are
 //! deterministic; CCD stops a bullet that otherwise passes through a thin wall.
 
-use std::collections::BTreeSet;
-
 use cd::geom::{Ball, Capsule, ConvexPolyhedron, Lozenge, Obb, Plane, Ray, Segment, Triangle};
 use cd::mid::{MeshBvh, TriMesh};
 use cd::narrow::{distance, PairCache, Shape};
@@ -208,8 +206,40 @@ fn convex(shape: &ColliderShape<f64>, pose: &Isometry3<f64>) -> Convex {
 
 #[test]
 fn contact_pairs_equal_a_brute_force_pipeline_at_every_step() {
-    let mut world = World::<f64>::default();
+    let world = World::<f64>::default();
+    let stats = check_against_brute_force(world);
+    assert_eq!(stats.reused, 0, "reuse is off by default");
+}
+
+/// With contact reuse (`WorldConfig::contact_reuse_margin`), no pair within the prediction
+/// distance is ever missed; a reported pair is at most twice the margin beyond it, and its
+/// nearest point's distance is within twice the margin of the true distance.
+#[test]
+fn contact_reuse_never_misses_a_pair_and_stays_within_its_margin() {
+    for margin in [0.01, 0.05] {
+        let config = WorldConfig { contact_reuse_margin: margin, ..WorldConfig::default() };
+        let world = World::<f64>::new(config, Box::new(cd::broad::IncrementalSap::new())).unwrap();
+        let stats = check_against_brute_force(world);
+        // The scene settles: over the run, carried-over pairs outnumber half the tested ones.
+        assert!(stats.reused > stats.tested / 2, "margin {margin}: {stats:?}");
+    }
+}
+
+/// Pairs carried over and pairs tested over a run.
+#[derive(Debug, Default)]
+struct ReuseCount {
+    reused: usize,
+    tested: usize,
+}
+
+/// Runs the bowl scene in `world` for 150 steps and checks, every tenth step, every pair of
+/// bodies against the brute-force distance: found exactly when within the prediction distance
+/// (widened by the speed of the two bodies), or, with contact reuse of margin `m`, found
+/// whenever within it and never beyond it by more than `2m`.
+fn check_against_brute_force(mut world: World<f64>) -> ReuseCount {
     scene(&mut world, 24);
+    let margin = world.config().contact_reuse_margin;
+    let mut count = ReuseCount::default();
     let prediction = world.config().prediction;
     let gravity = world.config().gravity;
     let dt = 1.0 / 60.0;
@@ -232,9 +262,17 @@ fn contact_pairs_equal_a_brute_force_pipeline_at_every_step() {
                 (h, b.shape().clone(), *b.pose(), b.kind(), (v.norm() + spin) * dt)
             })
             .collect();
-        world.step(dt).unwrap();
-        let found: BTreeSet<(BodyHandle, BodyHandle)> =
-            world.contact_pairs().map(|(a, b, _)| (a, b)).collect();
+        let stats = world.step(dt).unwrap();
+        (count.reused, count.tested) = (count.reused + stats.reused_pairs, count.tested + stats.tested_pairs);
+        let found: Vec<(BodyHandle, BodyHandle, f64)> = world
+            .contact_pairs()
+            .map(|(a, b, m)| {
+                let nearest =
+                    m.iter().flat_map(|m| m.points()).map(|p| p.distance).fold(f64::INFINITY, f64::min);
+                (a, b, nearest)
+            })
+            .collect();
+        let nearest = |a: BodyHandle, b: BodyHandle| found.iter().find(|f| (f.0, f.1) == (a, b)).map(|f| f.2);
         if step % 10 != 0 {
             continue;
         }
@@ -249,15 +287,36 @@ fn contact_pairs_equal_a_brute_force_pipeline_at_every_step() {
                 widened += usize::from(reach > world.config().prediction);
                 let d = brute_distance(sa, pa, sb, pb).unwrap_or(f64::INFINITY);
                 let near_threshold = (d - prediction).abs() < 1e-6;
-                if !near_threshold {
+                if near_threshold {
+                    continue;
+                }
+                let reported = nearest(*ha, *hb);
+                if margin == 0.0 {
                     assert_eq!(
-                        found.contains(&(*ha, *hb)),
+                        reported.is_some(),
                         d <= prediction,
                         "step {step}: pair {ha:?} {hb:?} at distance {d}"
                     );
-                    checked += 1;
-                    touching += usize::from(d <= prediction);
+                } else {
+                    if d <= prediction {
+                        assert!(
+                            reported.is_some(),
+                            "step {step}: reuse missed pair {ha:?} {hb:?} at distance {d}"
+                        );
+                    }
+                    if let Some(nearest) = reported {
+                        assert!(
+                            d <= prediction + 2.0 * margin + 1e-9,
+                            "step {step}: {ha:?} {hb:?} reported at {d}"
+                        );
+                        assert!(
+                            (nearest - d).abs() <= 2.0 * margin + 1e-9,
+                            "step {step}: {ha:?} {hb:?} at {d}, nearest reported point at {nearest}"
+                        );
+                    }
                 }
+                checked += 1;
+                touching += usize::from(d <= prediction);
             }
         }
     }
@@ -271,6 +330,7 @@ fn contact_pairs_equal_a_brute_force_pipeline_at_every_step() {
             body.pose().translation
         );
     }
+    count
 }
 
 fn fingerprint(world: &World<f64>) -> Vec<[u64; 7]> {
@@ -453,6 +513,14 @@ fn bad_input_is_a_typed_error() {
         ))),
         Err(WorldError::Geom(_))
     ));
+    for margin in [-0.01, f64::NAN, f64::INFINITY] {
+        let config = WorldConfig { contact_reuse_margin: margin, ..WorldConfig::default() };
+        let broad = Box::new(cd::broad::IncrementalSap::new());
+        assert_eq!(
+            World::<f64>::new(config, broad).err(),
+            Some(WorldError::Geom(cd::geom::GeomError::Negative))
+        );
+    }
     assert_eq!(world.step(0.0).err(), Some(WorldError::InvalidTimeStep));
     assert_eq!(world.step(f64::NAN).err(), Some(WorldError::InvalidTimeStep));
     assert!(world.is_empty());
@@ -472,6 +540,60 @@ fn the_world_can_be_shared_between_threads() {
             s.spawn(|| assert_eq!(world.cast_ray(&ray, &CollisionGroups::default()), expected));
         }
     });
+}
+
+/// Contact reuse by hand: a ball of radius 0.5 over a static box whose top is at y = 0, with a
+/// prediction of 0.02 and a reuse margin of 0.02 (contacts generated up to 0.04). A turn of θ
+/// moves the ball's points by at most 2 sin(θ/2)·0.5: 0.005 for θ = 0.01, 0.025 for θ = 0.05.
+#[test]
+fn contact_reuse_moves_points_with_their_bodies_and_retests_beyond_the_margin() {
+    let config = WorldConfig { contact_reuse_margin: 0.02, ..WorldConfig::default() };
+    let mut world = World::<f64>::new(config, Box::new(cd::broad::IncrementalSap::new())).unwrap();
+    let floor = ColliderShape::cuboid(2.0, 0.5, 2.0);
+    world.add(BodyDesc::fixed(floor).with_pose(Isometry3::translation(0.0, -0.5, 0.0))).unwrap();
+    let ball = world.add(BodyDesc::dynamic(ColliderShape::ball(0.5))).unwrap();
+    let place = |world: &mut World<f64>, y: f64, turn: f64| {
+        let pose = Isometry3::from_parts(
+            Vector3::new(0.0, y, 0.0).into(),
+            UnitQuaternion::from_euler_angles(turn, 0.0, 0.0),
+        );
+        world.set_pose(ball, pose).unwrap();
+        let stats = *world.detect_contacts().unwrap();
+        let nearest = world
+            .contact_pairs()
+            .flat_map(|(_, _, m)| m.iter().flat_map(|m| m.points()))
+            .map(|p| p.distance)
+            .fold(f64::INFINITY, f64::min);
+        (stats.tested_pairs, stats.reused_pairs, nearest)
+    };
+    // The first test: a gap of 0.01.
+    let (tested, reused, gap) = place(&mut world, 0.51, 0.0);
+    assert_eq!((tested, reused), (1, 0));
+    assert!((gap - 0.01).abs() < 1e-12, "{gap}");
+    // 0.01 higher: 0.02 + 0.01 ≤ 0.04, carried over; the ball's point rose with it.
+    let (tested, reused, gap) = place(&mut world, 0.52, 0.0);
+    assert_eq!((tested, reused), (0, 1));
+    assert!((gap - 0.02).abs() < 1e-12, "{gap}");
+    // 0.025 from the test: 0.02 + 0.025 > 0.04, tested again (a gap of 0.035 is within 0.04).
+    let (tested, reused, gap) = place(&mut world, 0.535, 0.0);
+    assert_eq!((tested, reused), (1, 0));
+    assert!((gap - 0.035).abs() < 1e-12, "{gap}");
+    // A small turn in place is carried over: the ball's material point moves off the bottom
+    // and rises by r(1 − cos θ).
+    let (tested, reused, gap) = place(&mut world, 0.535, 0.01);
+    assert_eq!((tested, reused), (0, 1));
+    let rise = 0.5 * (1.0 - 0.01f64.cos());
+    assert!((gap - (0.035 + rise)).abs() < 1e-12, "{gap}");
+    // A larger one is tested: the exact gap again.
+    let (tested, reused, gap) = place(&mut world, 0.535, 0.05);
+    assert_eq!((tested, reused), (1, 0));
+    assert!((gap - 0.035).abs() < 1e-12, "{gap}");
+    // Out of the broad phase's reach (no pair, no test), then back: tested, never a stale
+    // contact.
+    assert_eq!(place(&mut world, 0.6, 0.05), (0, 0, f64::INFINITY));
+    let (tested, reused, gap) = place(&mut world, 0.5, 0.05);
+    assert_eq!((tested, reused), (1, 0));
+    assert!(gap.abs() < 1e-12, "{gap}");
 }
 
 #[test]

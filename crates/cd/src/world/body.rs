@@ -184,6 +184,8 @@ pub struct Body<T: Real> {
     pub(crate) placed_aabb: Aabb<T, 3>,
     /// The box the broad phase holds (grown by the prediction distance).
     pub(crate) proxy_aabb: Aabb<T, 3>,
+    /// [`ColliderShape::bounding_radius`], computed once (contact reuse bounds motion by it).
+    pub(crate) bounding_radius: Option<T>,
 }
 
 impl<T: Real> Body<T> {

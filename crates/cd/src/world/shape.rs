@@ -248,6 +248,34 @@ impl<T: Real> ColliderShape<T> {
         }
     }
 
+    /// The radius of a ball about the body's origin that holds the whole shape (None for the
+    /// unbounded half-space): how far a point of the body can be from the origin, so a turn
+    /// of θ about it moves no point farther than `2 sin(θ/2)` times this radius.
+    pub fn bounding_radius(&self) -> Option<T> {
+        let farthest = |points: &mut dyn Iterator<Item = &Point3<T>>| {
+            points.map(|p| p.coords.norm()).fold(T::zero(), |r, d| if d > r { d } else { r })
+        };
+        let hypot = |x: T, y: T| Vector3::new(x, y, T::zero()).norm();
+        Some(match self {
+            Self::Ball { radius } => *radius,
+            Self::Cuboid { half_extents } => half_extents.norm(),
+            Self::Capsule { half_height, radius } => *half_height + *radius,
+            Self::Cylinder { half_height, radius } | Self::Cone { half_height, radius } => {
+                hypot(*half_height, *radius)
+            }
+            Self::Lozenge { half_x, half_z, radius } => hypot(*half_x, *half_z) + *radius,
+            Self::Triangle(t) => farthest(&mut t.vertices().iter()),
+            Self::Segment(s) => farthest(&mut [*s.a(), *s.b()].iter()),
+            Self::ConvexHull(hull) => farthest(&mut hull.vertices().iter()),
+            Self::TriangleMesh(mesh) => farthest(&mut mesh.mesh().vertices().iter()),
+            Self::HalfSpace => return None,
+            Self::Compound(parts) => parts.iter().try_fold(T::zero(), |r, (pose, part)| {
+                let reach = pose.translation.vector.norm() + part.bounding_radius()?;
+                Some(if reach > r { reach } else { r })
+            })?,
+        })
+    }
+
     /// Mass properties in the body's frame for a uniform `density`. Errors: a shape without
     /// volume ([`GeomError::Degenerate`]: meshes and half-spaces), a bad density.
     pub fn mass_properties(&self, density: T) -> GeomResult<MassProperties<T>> {

@@ -65,7 +65,16 @@ fn check_world(world: &World<f64>) {
 /// Decodes and runs operations until the numbers run out (at most 64).
 pub fn run(values: &[f64]) {
     let mut n = Numbers { values, at: 0 };
-    let mut world = World::<f64>::default();
+    // The first number is the contact reuse margin (any value: bad ones are refused).
+    let margin = n.next();
+    let config = WorldConfig { contact_reuse_margin: margin, ..WorldConfig::default() };
+    let mut world = match World::<f64>::new(config, Box::new(cd::broad::IncrementalSap::new())) {
+        Ok(world) => world,
+        Err(e) => {
+            assert!(!(margin.is_finite() && margin >= 0.0), "margin {margin} refused: {e}");
+            World::default()
+        }
+    };
     let mut handles: Vec<BodyHandle> = Vec::new();
     let groups = CollisionGroups::default();
     for _ in 0..64 {
