@@ -542,6 +542,62 @@ fn the_world_can_be_shared_between_threads() {
     });
 }
 
+/// `ColliderShape::bounding_radius` against the distance to probes: a point `r + 1` from the
+/// origin in any direction is at least 1 from the shape (nothing lies beyond `r`), and in some
+/// direction barely more (the radius is tight for these shapes).
+#[test]
+fn bounding_radius_holds_every_shape_tightly() {
+    let lozenge = ColliderShape::lozenge(0.25, 0.15, 0.08);
+    let shapes = [
+        ColliderShape::ball(0.3),
+        ColliderShape::cuboid(0.3, 0.2, 0.25),
+        ColliderShape::capsule(0.2, 0.15),
+        ColliderShape::convex_hull(hull()),
+        lozenge.clone(),
+        ColliderShape::Triangle(
+            Triangle::new(
+                Point3::new(1.0, 0.0, 0.0),
+                Point3::new(0.0, 2.0, 0.0),
+                Point3::new(0.0, 0.0, -0.5),
+            )
+            .unwrap(),
+        ),
+        ColliderShape::Segment(
+            Segment::new(Point3::new(-1.0, 0.5, 0.0), Point3::new(0.2, 0.0, 0.0)).unwrap(),
+        ),
+    ];
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut unit = || {
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        Vector3::new(next(), next(), next()).normalize()
+    };
+    // A compound's radius covers its farthest part: a lozenge shifted by (1, 0, 0).
+    let compound = ColliderShape::compound(vec![
+        (Isometry3::translation(1.0, 0.0, 0.0), lozenge.clone()),
+        (Isometry3::identity(), ColliderShape::ball(0.1)),
+    ]);
+    assert!((compound.bounding_radius().unwrap() - (1.0 + lozenge.bounding_radius().unwrap())).abs() < 1e-12);
+    assert_eq!(ColliderShape::<f64>::HalfSpace.bounding_radius(), None);
+    for shape in &shapes {
+        let r = shape.bounding_radius().unwrap();
+        let placed = convex(shape, &Isometry3::identity());
+        let mut closest = f64::INFINITY;
+        for _ in 0..2000 {
+            let probe = Ball::new(Point3::from(unit() * (r + 1.0)), 1e-9).unwrap();
+            let d = placed
+                .with(|s| distance(s, Shape::Ball(&probe), &mut PairCache::default()).unwrap().distance);
+            assert!(d >= 1.0 - 1e-6, "{}: a point beyond the radius {r} (probe at {d})", shape.name());
+            closest = closest.min(d);
+        }
+        assert!(closest < 1.0 + 0.05 * r, "{}: radius {r} is loose (closest probe {closest})", shape.name());
+    }
+}
+
 /// Contact reuse by hand: a ball of radius 0.5 over a static box whose top is at y = 0, with a
 /// prediction of 0.02 and a reuse margin of 0.02 (contacts generated up to 0.04). A turn of θ
 /// moves the ball's points by at most 2 sin(θ/2)·0.5: 0.005 for θ = 0.01, 0.025 for θ = 0.05.
