@@ -421,6 +421,20 @@ fn events_start_persist_and_stop_consistently() {
     assert!(world.events().iter().any(|e| e.kind == ContactEventKind::Stopped && e.b == ball));
     assert!(world.body(ball).is_none());
     assert_eq!(world.remove(ball).err(), Some(WorldError::InvalidHandle));
+    // A body added in the removed one's slot starts afresh: far from the ground, no contact
+    // and no event inherited from the pair that ended; then it lands and starts its own.
+    let high = Isometry3::translation(0.0, 3.0, 0.0);
+    let again = world.add(BodyDesc::dynamic(ColliderShape::ball(0.5)).with_pose(high)).unwrap();
+    assert_eq!(again.index(), ball.index());
+    world.step(1.0 / 60.0).unwrap();
+    assert!(world.events().is_empty() && world.contact_pairs().count() == 0);
+    let low = Isometry3::translation(0.0, 0.5, 0.0);
+    world.set_pose(again, low).unwrap();
+    world.step(1.0 / 60.0).unwrap();
+    assert_eq!(
+        world.events().iter().map(|e| (e.kind, e.b)).collect::<Vec<_>>(),
+        [(ContactEventKind::Started, again)]
+    );
 }
 
 #[test]

@@ -76,6 +76,12 @@ impl<T: Real> ReuseAnchor<T> {
         }));
     }
 
+    /// Forgets the recorded test (the manifolds' allocation is kept).
+    pub(crate) fn forget(&mut self) {
+        self.test = None;
+        self.local.clear();
+    }
+
     /// The recorded manifolds at the current poses into `out` (appended), when `a` and `b`
     /// have moved so little relative to each other since the test that every contact within
     /// `prediction` is among them; false (and nothing appended) otherwise. A pair whose
