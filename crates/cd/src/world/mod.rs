@@ -775,6 +775,9 @@ impl<T: Real> World<T> {
             self.end_pair(state);
         }
         self.pair_buffer = broad_pairs;
+        if PairSlab::<T>::scattered(&next) {
+            self.pair_slab.compact(&mut next);
+        }
 
         // The states are taken out of the world while the pairs are processed (the loop reads
         // the bodies and writes the scratch space and events next to them).

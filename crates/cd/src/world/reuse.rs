@@ -99,18 +99,22 @@ impl<T: Real> ReuseAnchor<T> {
         // |imag(q)| = sin(θ/2) for either sign of the quaternion, and keeps its relative
         // precision for small angles (1 − w² would not).
         let half_turn = (test.b_in_a.rotation.inverse() * b_in_a.rotation).quaternion().imag().norm();
-        let fits = |motion: Option<T>| motion.is_some_and(|m| prediction + m <= test.reach); // NaN never fits
-                                                                                             // B's points seen from A, or A's seen from B: whichever bound is smaller.
+        // NaN never fits.
+        let fits = |motion: Option<T>| motion.is_some_and(|m| prediction + m <= test.reach);
+        // B's points seen from A, or A's seen from B: whichever bound is smaller.
         if !fits(motion(&test.b_in_a, &b_in_a, half_turn, b.bounding_radius))
             && !fits(motion(&test.b_in_a.inverse(), &b_in_a.inverse(), half_turn, a.bounding_radius))
         {
             return false;
         }
+        // Matrices: a point costs 9 multiply-adds instead of a quaternion's two cross products.
+        let (ra, rb) = (pa.rotation.to_rotation_matrix(), pb.rotation.to_rotation_matrix());
+        let (ta, tb) = (pa.translation.vector, pb.translation.vector);
         out.extend(self.local.iter().map(|local| {
-            let normal = pa.rotation * local.normal;
+            let normal = ra * local.normal;
             let mut m = Manifold::new(normal);
             for p in local.points() {
-                let (point_a, point_b) = (pa * p.point_a, pb * p.point_b);
+                let (point_a, point_b) = (ra * p.point_a + ta, rb * p.point_b + tb);
                 m.push(ManifoldPoint {
                     point_a,
                     point_b,
