@@ -297,7 +297,10 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
     Some(faces)
 }
 
-/// Puts point `i` on the conflict list of the face in `range` it is farthest outside of.
+/// Puts point `i` on the conflict list of the face in `range` it is farthest outside of. The
+/// first face it is outside of would do in exact arithmetic and is 10–25 % faster, but with
+/// the tolerance a point barely outside its first face was later dropped while far outside
+/// another (fuzz finding 21): the farthest face keeps the largest margin.
 fn assign(faces: &mut [Face], range: core::ops::Range<usize>, i: usize, q: &V3, eps: f64) {
     let mut best = (eps, usize::MAX);
     for f in range {
