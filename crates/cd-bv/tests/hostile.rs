@@ -113,18 +113,7 @@ fn regression_hull_losing_points_beyond_a_sliver_face() {
         [-6.171875, -20047000000.0, -20047000000.0],
         [-20047000000.0, -2.5885009765625, 0.0],
     ];
-    let v: Vec<f64> = points.concat();
-    exercise::run(&v);
-    let points: Vec<nalgebra::Point3<f64>> = points.iter().map(|&c| c.into()).collect();
-    let cd_bv::Hull::Polyhedron(hull) = cd_bv::convex_hull(&points).unwrap() else {
-        panic!("a solid hull");
-    };
-    // Rounding of planes through coordinates of 2·10¹⁰: a few ulps of that scale.
-    let tol = 1e-12 * 2.1e10;
-    for p in &points {
-        let worst = hull.faces().iter().map(|f| f.plane.signed_distance(p)).fold(f64::MIN, f64::max);
-        assert!(worst <= tol, "{p:?} outside the hull by {worst:e}");
-    }
+    assert_solid_hull_holds(&points);
 }
 
 /// Fuzz finding 21 (against an experiment, never committed): assigning each orphaned point to
@@ -168,12 +157,18 @@ fn regression_hull_dropping_a_point_assigned_to_a_barely_outside_face() {
         [-2.5885009765625, -6.171875, -20047000000.0],
         [-20047000000.0, -20047000000.0, -2.5885009765625],
     ];
-    let v: Vec<f64> = points.concat();
-    exercise::run(&v);
+    assert_solid_hull_holds(&points);
+}
+
+/// Runs the exercise on `points` (coordinates up to 2.1·10¹⁰), then checks that their hull is
+/// solid and holds every point to within the rounding of planes at that scale.
+fn assert_solid_hull_holds(points: &[[f64; 3]]) {
+    exercise::run(&points.concat());
     let points: Vec<nalgebra::Point3<f64>> = points.iter().map(|&c| c.into()).collect();
     let cd_bv::Hull::Polyhedron(hull) = cd_bv::convex_hull(&points).unwrap() else {
         panic!("a solid hull");
     };
+    // Rounding of planes through coordinates of 2·10¹⁰: a few ulps of that scale.
     let tol = 1e-12 * 2.1e10;
     for p in &points {
         let worst = hull.faces().iter().map(|f| f.plane.signed_distance(p)).fold(f64::MIN, f64::max);
