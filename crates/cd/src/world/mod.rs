@@ -12,7 +12,9 @@
 //!    body's static neighbours; pairs whose collision groups exclude each other, and pairs of two
 //!    non-dynamic bodies, are dropped;
 //! 4. each remaining pair's manifolds come from [`contacts`]: meshes through their hierarchy,
-//!    compounds part by part, convex pairs from cd-narrow's dispatcher;
+//!    compounds part by part, convex pairs from cd-narrow's dispatcher — or, with
+//!    [`WorldConfig::contact_reuse_margin`] set, from the pair's last test, carried over while
+//!    a bound on the bodies' relative motion since then shows no contact can have appeared;
 //! 5. cd-response's sequential-impulse solver turns the manifolds into velocity changes;
 //! 6. bodies move; a CCD body whose motion would cross another body stops at the first
 //!    impact (cd-ccd's shape cast);
