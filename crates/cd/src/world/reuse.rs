@@ -14,7 +14,9 @@
 //!
 //! What reuse gives up is the exactness of the points, not their existence: a reused point
 //! is a material point of its body, not the current closest point, and its normal is off by
-//! at most `θ`. Both errors are bounded by the margin.
+//! at most `θ`. Both errors are bounded by the margin. The bound itself is computed from the
+//! poses in `T`, so far from the origin it carries their rounding (about `|x|·ε`: 0.06 at 10⁶
+//! in `f32`), the same order as the narrow phase's own error at that distance.
 
 use cd_geom::Real;
 use cd_narrow::{Manifold, ManifoldPoint};
