@@ -281,6 +281,9 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     // Width of the band inside the scanned sphere whose points a scan also keeps (0 on the
     // first scan).
     let mut band = 0.0f64;
+    // Each pass's points outside and in the band (cleared per pass, allocated once).
+    let mut all_outside: Vec<(T, usize)> = Vec::new();
+    let mut near: Vec<usize> = Vec::new();
     // Each pass adds at least one point outside the candidates' ball, so the ball grows; the
     // cap only guards against rounding making a point look outside forever. Either way the
     // final radius is the largest distance seen in the last pass, so every point is inside.
@@ -300,8 +303,8 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         // Points in the band of width `band` inside the sphere are kept too (see below).
         let inner_r = (r + delta - band).max(0.0);
         let inner = if band > 0.0 { T::lit(inner_r * inner_r) } else { threshold };
-        let mut all_outside: Vec<(T, usize)> = Vec::new();
-        let mut near: Vec<usize> = Vec::new();
+        all_outside.clear();
+        near.clear();
         let max_d2 = scan_chunks(
             points,
             &c,
@@ -331,10 +334,9 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
             all_outside.sort_unstable_by_key(|&(_, i)| i);
             all_outside.dedup_by_key(|&mut (_, i)| i);
         }
-        let outside: Vec<V<D>> = all_outside.iter().map(|&(_, i)| to64(&points[i])).collect();
         let before = ball.r2;
-        if !outside.is_empty() {
-            cand.extend(outside);
+        if !all_outside.is_empty() {
+            cand.extend(all_outside.iter().map(|&(_, i)| to64(&points[i])));
             ball = pivot_ball(&cand);
             // Every point this pass did not take lies within √inner of `c` (to T's rounding of
             // its distance; `inner` is the threshold itself unless a band was kept). When the

@@ -580,16 +580,8 @@ fn bounding_radius_holds_every_shape_tightly() {
             Segment::new(Point3::new(-1.0, 0.5, 0.0), Point3::new(0.2, 0.0, 0.0)).unwrap(),
         ),
     ];
-    let mut rng = 0x2545_f491_4f6c_dd1du64;
-    let mut unit = || {
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
-        Vector3::new(next(), next(), next()).normalize()
-    };
+    let mut random = xorshift(0x2545_f491_4f6c_dd1d);
+    let mut unit = || Vector3::new(2.0 * random(), 2.0 * random(), 2.0 * random()).normalize();
     // A compound's radius covers its farthest part: a lozenge shifted by (1, 0, 0).
     let compound = ColliderShape::compound(vec![
         (Isometry3::translation(1.0, 0.0, 0.0), lozenge.clone()),
@@ -702,13 +694,7 @@ fn ball_region_closest_body_and_shape_cast_agree_with_brute_force() {
     }
     let bodies: Vec<(BodyHandle, ColliderShape<f64>, Isometry3<f64>)> =
         world.bodies().map(|(h, b)| (h, b.shape().clone(), *b.pose())).collect();
-    let mut seed = 5u64;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    };
+    let mut random = xorshift(5);
     let tiny = 1e-7;
     let mut hits = 0;
     for _ in 0..60 {
@@ -983,4 +969,14 @@ fn lozenge_triangle_and_segment_bodies() {
         WorldError::NoVolume { shape: "segment" }
     );
     assert!(world.add(BodyDesc::dynamic(ColliderShape::lozenge(0.4, -0.1, 0.05))).is_err());
+}
+
+/// A deterministic uniform generator on [−0.5, 0.5) (xorshift64).
+fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    }
 }

@@ -291,10 +291,10 @@ fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>]) -> Vec<Edge> {
         .collect()
 }
 
-/// Vertex coordinates as separate arrays, so the convexity check (every vertex against every
-/// face, O(V·F)) runs as a vectorizable max-reduction and the support scan as a lane-wise
-/// arg-max. One allocation, all x then all y then all z (one `Vec` keeps the polyhedron
-/// small: it sits inside shape enums).
+/// Vertex coordinates as separate arrays, so the support scan (and with it the convexity
+/// check, every vertex against every face, O(V·F)) runs as a vectorizable lane-wise arg-max.
+/// One allocation, all x then all y then all z (one `Vec` keeps the polyhedron small: it sits
+/// inside shape enums).
 #[derive(Clone, Debug, PartialEq)]
 struct Soa<T> {
     xyz: Vec<T>,
@@ -318,26 +318,20 @@ impl<T: Real> Soa<T> {
     }
 }
 
-/// `max_v n·v` over the vertices, in eight independent lanes (which the compiler turns into SIMD).
+/// `max_v n·v` over the vertices: the projection of the lane-wise scan's vertex, computed by
+/// the same expression (so the same value), −∞ when no projection compares (a NaN normal).
 fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
-    let (xs, ys, zs) = (soa.x(), soa.y(), soa.z());
-    const LANES: usize = 8;
-    let mut lanes = [-T::infinity(); LANES];
-    let full = xs.len() / LANES * LANES;
-    for ((cx, cy), cz) in
-        xs[..full].chunks_exact(LANES).zip(ys[..full].chunks_exact(LANES)).zip(zs[..full].chunks_exact(LANES))
-    {
-        for l in 0..LANES {
-            let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
-            lanes[l] = if s > lanes[l] { s } else { lanes[l] };
-        }
+    if soa.len() == 0 {
+        return -T::infinity();
     }
-    let mut best = lanes.iter().copied().fold(-T::infinity(), |a, b| if b > a { b } else { a });
-    for i in full..xs.len() {
-        let s = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
-        best = if s > best { s } else { best };
+    let i = lanes_support(soa, n);
+    let s = n.x * soa.x()[i] + n.y * soa.y()[i] + n.z * soa.z()[i];
+    // A NaN (from a NaN normal) compares false: −∞, as a scan that never compared.
+    if s >= -T::infinity() {
+        s
+    } else {
+        -T::infinity()
     }
-    best
 }
 
 /// [`linear_support`] over coordinate arrays, eight vertices at a time: each lane keeps its own
@@ -441,6 +435,11 @@ mod tests {
             ]);
             for d in &dirs {
                 assert_eq!(lanes_support(&soa, d), linear_support(&pts, d), "n {n} d {d:?}");
+                // The largest projection, by the same expression; −∞ for the NaN direction.
+                let max =
+                    pts.iter().map(|p| d.x * p.x + d.y * p.y + d.z * p.z).fold(-f32::INFINITY, f32::max);
+                let expected = if d.x.is_nan() { -f32::INFINITY } else { max };
+                assert_eq!(max_projection(&soa, d), expected, "n {n} d {d:?}");
             }
         }
     }

@@ -253,6 +253,10 @@ pub struct World<T: Real> {
     pairs: Vec<PairEntry>,
     /// The pairs' states.
     pair_slab: PairSlab<T>,
+    /// The previous step's pair list, emptied: the next step's list is built in it.
+    pair_spare: Vec<PairEntry>,
+    /// A pair's manifolds while they are found (then swapped into its state).
+    found: Vec<Manifold<T, 3>>,
     /// The broad phase's pairs of the current step (kept to reuse its allocation).
     pair_buffer: Vec<(u32, u32)>,
     solver: ContactSolver<T>,
@@ -297,6 +301,8 @@ impl<T: Real> World<T> {
             static_hits: Vec::new(),
             pairs: Vec::new(),
             pair_slab: PairSlab::default(),
+            pair_spare: Vec::new(),
+            found: Vec::new(),
             pair_buffer: Vec::new(),
             solver,
             scratch: PairScratch::default(),
@@ -751,8 +757,10 @@ impl<T: Real> World<T> {
     ) -> Result<Vec<ContactManifold<T>>, WorldError> {
         let broad_pairs = std::mem::take(&mut self.pair_buffer);
         let first_event = self.events.len();
-        let mut previous = std::mem::take(&mut self.pairs).into_iter().peekable();
-        let mut next: Vec<PairEntry> = Vec::with_capacity(broad_pairs.len());
+        let mut last = std::mem::take(&mut self.pairs);
+        let mut previous = last.iter().copied().peekable();
+        let mut next = std::mem::take(&mut self.pair_spare);
+        next.clear();
         for &(a, b) in &broad_pairs {
             while let Some((_, state)) = previous.next_if(|e| e.0 < (a, b)) {
                 self.end_pair(state);
@@ -776,6 +784,8 @@ impl<T: Real> World<T> {
         for (_, state) in previous {
             self.end_pair(state);
         }
+        last.clear();
+        self.pair_spare = last;
         self.pair_buffer = broad_pairs;
         if PairSlab::<T>::scattered(&next) {
             self.pair_slab.compact(&mut next);
@@ -784,12 +794,13 @@ impl<T: Real> World<T> {
         // The states are taken out of the world while the pairs are processed (the loop reads
         // the bodies and writes the scratch space and events next to them).
         let mut slab = std::mem::take(&mut self.pair_slab);
-        let mut order: Vec<usize> = (0..next.len()).collect();
+        // Pair order, or under a budget the stalest pairs first (stable: ties in pair order).
+        let mut order: Vec<usize> = Vec::new();
         if budget.is_some() {
-            // Stable: ties in pair order.
+            order.extend(0..next.len());
             order.sort_by_key(|&i| core::cmp::Reverse(slab.get(next[i].1).urgency()));
         }
-        let mut found = Vec::new();
+        let mut found = std::mem::take(&mut self.found);
         // The clock is read where a run of mesh/compound pairs meets a run of convex pairs (pairs
         // come in slot order, so a world's static meshes usually make one run): the time of a run
         // goes to the mid or the narrow phase. A reading per pair cost 3 % of a 1k-body frame.
@@ -801,8 +812,8 @@ impl<T: Real> World<T> {
             Some(false) => stats.narrow_time += now - clock,
             None => {}
         };
-        for i in order {
-            let ((a, b), state) = next[i];
+        for k in 0..next.len() {
+            let ((a, b), state) = next[order.get(k).copied().unwrap_or(k)];
             let state = slab.get_mut(state);
             let (ha, hb) = (self.handle(a), self.handle(b));
             let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
@@ -874,6 +885,8 @@ impl<T: Real> World<T> {
             std::mem::swap(&mut state.manifolds, &mut found);
         }
         close_run(run, Instant::now(), clock, stats);
+        found.clear();
+        self.found = found;
         // Ended pairs were reported during the merge, the others as they were processed.
         self.events[first_event..].sort_by_key(|e| (e.a.index, e.b.index));
 

@@ -25,6 +25,27 @@ pub(crate) struct PairState<T: Real> {
 }
 
 impl<T: Real> PairState<T> {
+    /// The state of a pair never tested.
+    fn new(key: (u32, u32)) -> Self {
+        Self {
+            key,
+            cache: PairCache::default(),
+            manifolds: Vec::new(),
+            touching: false,
+            stale: 0,
+            anchor: ReuseAnchor::default(),
+        }
+    }
+
+    /// Makes this state [`PairState::new`]'s for `key`, keeping its vectors' allocations.
+    fn reset(&mut self, key: (u32, u32)) {
+        let mut manifolds = core::mem::take(&mut self.manifolds);
+        manifolds.clear();
+        let mut anchor = core::mem::take(&mut self.anchor);
+        anchor.forget();
+        *self = PairState { manifolds, anchor, ..Self::new(key) };
+    }
+
     /// Scheduling priority under a budget: the longest-untested pairs first, touching pairs
     /// counting as two steps staler (they hold things up), ties in pair order.
     pub(crate) fn urgency(&self) -> u32 {
@@ -47,24 +68,11 @@ impl<T: Real> PairSlab<T> {
     pub(crate) fn open(&mut self, key: (u32, u32)) -> u32 {
         match self.free.pop() {
             Some(i) => {
-                let state = &mut self.states[i as usize];
-                state.key = key;
-                state.cache = PairCache::default();
-                state.manifolds.clear();
-                state.touching = false;
-                state.stale = 0;
-                state.anchor.forget();
+                self.states[i as usize].reset(key);
                 i
             }
             None => {
-                self.states.push(PairState {
-                    key,
-                    cache: PairCache::default(),
-                    manifolds: Vec::new(),
-                    touching: false,
-                    stale: 0,
-                    anchor: ReuseAnchor::default(),
-                });
+                self.states.push(PairState::new(key));
                 (self.states.len() - 1) as u32
             }
         }

@@ -252,9 +252,9 @@ impl<T: Real> ColliderShape<T> {
     /// unbounded half-space): how far a point of the body can be from the origin, so a turn
     /// of θ about it moves no point farther than `2 sin(θ/2)` times this radius.
     pub fn bounding_radius(&self) -> Option<T> {
-        let farthest = |points: &mut dyn Iterator<Item = &Point3<T>>| {
-            points.map(|p| p.coords.norm()).fold(T::zero(), |r, d| if d > r { d } else { r })
-        };
+        fn farthest<'a, T: Real>(points: impl IntoIterator<Item = &'a Point3<T>>) -> T {
+            points.into_iter().map(|p| p.coords.norm()).fold(T::zero(), |r, d| if d > r { d } else { r })
+        }
         let hypot = |x: T, y: T| Vector3::new(x, y, T::zero()).norm();
         Some(match self {
             Self::Ball { radius } => *radius,
@@ -264,10 +264,10 @@ impl<T: Real> ColliderShape<T> {
                 hypot(*half_height, *radius)
             }
             Self::Lozenge { half_x, half_z, radius } => hypot(*half_x, *half_z) + *radius,
-            Self::Triangle(t) => farthest(&mut t.vertices().iter()),
-            Self::Segment(s) => farthest(&mut [*s.a(), *s.b()].iter()),
-            Self::ConvexHull(hull) => farthest(&mut hull.vertices().iter()),
-            Self::TriangleMesh(mesh) => farthest(&mut mesh.mesh().vertices().iter()),
+            Self::Triangle(t) => farthest(&t.vertices()),
+            Self::Segment(s) => farthest([s.a(), s.b()]),
+            Self::ConvexHull(hull) => farthest(hull.vertices()),
+            Self::TriangleMesh(mesh) => farthest(mesh.mesh().vertices()),
             Self::HalfSpace => return None,
             Self::Compound(parts) => parts.iter().try_fold(T::zero(), |r, (pose, part)| {
                 let reach = pose.translation.vector.norm() + part.bounding_radius()?;
