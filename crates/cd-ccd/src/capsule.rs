@@ -19,7 +19,7 @@ use cd_geom::{
 
 use crate::motion::LinearMotion;
 use crate::sphere::{moved, rounded_segment_against_plane};
-use crate::swept_sphere::{cylinder_side_entry, Face};
+use crate::swept_sphere::{boundary_slack, cylinder_side_entry, magnitude_of, Face};
 use crate::toi::{unit_or_zero, Earliest, Toi, ToiStatus};
 
 /// Capsule A moving against plane B, seen as a two-sided surface (like
@@ -182,8 +182,14 @@ fn axis_edge_entry<T: Real>(
     let det = a11 * a22 - a12 * a12;
     let u = (b1 * a22 - a12 * b2) / det;
     let w = (a11 * b2 - a12 * b1) / det;
-    let unit = |x: T| x >= T::zero() && x <= T::one();
-    (unit(u) && unit(w)).then_some(t)
+    // Closest points just beyond an end (within rounding) count: a radius-0 axis whose end
+    // crosses the edge is otherwise lost between this test and the end's face test.
+    let slack = boundary_slack(magnitude_of([s0, s1, e0, e1]));
+    let within = |x: T, len2: T| {
+        let margin = slack / len2.sqrt();
+        x >= -margin && x <= T::one() + margin
+    };
+    (within(u, a11) && within(w, a22)).then_some(t)
 }
 
 /// Closest points of the segment `[s0, s1]` and a triangle it does not cross: an end against

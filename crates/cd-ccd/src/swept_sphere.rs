@@ -32,6 +32,23 @@ pub(crate) struct Face<'a, T: Real> {
     /// Whether every vertex is convex (triangles, convex polygons): containment by edge
     /// functions and every vertex sphere tested.
     convex: bool,
+    /// The largest coordinate magnitude of the vertices: the scale of their rounding.
+    magnitude: T,
+}
+
+/// How far outside a boundary (an edge of a face, an end of a segment) a contact may fall
+/// and still count, for coordinates of magnitude `magnitude`: sixty-four ulps of it. Every
+/// first contact lies on a face, an edge or a vertex of the swept shapes, and a contact
+/// exactly where two of them meet (a radius-0 capsule's end crossing a triangle's edge) must
+/// be accepted by at least one of the tests; rounding of the coordinates would otherwise push
+/// it just outside both and lose it (found by fuzzing, FUZZING.md finding 22).
+pub(crate) fn boundary_slack<T: Real>(magnitude: T) -> T {
+    T::epsilon() * T::lit(64.0) * magnitude
+}
+
+/// The largest coordinate magnitude among `points`.
+pub(crate) fn magnitude_of<'p, T: Real>(points: impl IntoIterator<Item = &'p Point3<T>>) -> T {
+    points.into_iter().fold(T::zero(), |m, p| m.max(p.coords.amax()))
 }
 
 impl<'a, T: Real> Face<'a, T> {
@@ -39,7 +56,7 @@ impl<'a, T: Real> Face<'a, T> {
     pub(crate) fn triangle(triangle: &'a Triangle<T, 3>, vertices: &'a [Point3<T>; 3]) -> Self {
         // No normal (zero) for collinear vertices, also when rounding left a noise cross product.
         let normal = triangle.normal().unwrap_or_else(|_| Vector3::zeros());
-        Face { vertices, triangle: Some(triangle), normal, convex: true }
+        Face { vertices, triangle: Some(triangle), normal, convex: true, magnitude: magnitude_of(vertices) }
     }
 
     /// The face of a simple planar polygon.
@@ -50,7 +67,13 @@ impl<'a, T: Real> Face<'a, T> {
         for (i, p) in vertices.iter().enumerate() {
             newell += p.coords.cross(&vertices[(i + 1) % vertices.len()].coords);
         }
-        Face { vertices, triangle: None, normal: unit_or_zero(newell), convex: polygon.is_convex() }
+        Face {
+            vertices,
+            triangle: None,
+            normal: unit_or_zero(newell),
+            convex: polygon.is_convex(),
+            magnitude: magnitude_of(vertices),
+        }
     }
 
     fn edges(&self) -> impl Iterator<Item = (usize, Point3<T>, Point3<T>)> + '_ {
@@ -70,10 +93,15 @@ impl<'a, T: Real> Face<'a, T> {
         (p - prev).cross(&(next - p)).dot(&self.normal) >= T::zero()
     }
 
-    /// Whether `p` (on the face's plane) projects inside the face.
+    /// Whether `p` (on the face's plane) projects inside the face; for a convex face, also
+    /// when it falls outside an edge by no more than the [`boundary_slack`] of the coordinates.
     fn contains_projection(&self, p: &Point3<T>) -> bool {
         if self.convex {
-            return self.edges().all(|(_, a, b)| (b - a).cross(&(p - a)).dot(&self.normal) >= T::zero());
+            let slack = boundary_slack(self.magnitude.max(p.coords.amax()));
+            return self.edges().all(|(_, a, b)| {
+                let edge = b - a;
+                edge.cross(&(p - a)).dot(&self.normal) >= -slack * edge.norm()
+            });
         }
         let (u, v) = projection_axes(&self.normal);
         let vs = self.vertices;
@@ -178,8 +206,10 @@ pub(crate) fn cylinder_side_entry<T: Real>(
     if t > max_t {
         return None;
     }
+    // Hits just beyond an end (within rounding) count: the end's sphere may miss them too.
+    let slack = boundary_slack(magnitude_of([origin, p, q]));
     let along = (m + v * t).dot(&e);
-    (along >= T::zero() && along <= len).then_some(t)
+    (along >= -slack && along <= len + slack).then_some(t)
 }
 
 /// The contact of a sphere centred at `center` with a face, once they touch.

@@ -84,7 +84,16 @@ pub(crate) fn ray_direction<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomRe
 /// Normalizes a valid non-zero direction. Rejects vectors so short their norm underflows.
 #[inline]
 pub(crate) fn unit<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<Vector<T, D>> {
-    direction(v)?;
+    // Finite and non-zero, but not range-checked: a direction's length does not matter, and
+    // the cross products this normalises (face normals: squared lengths) exceed the
+    // coordinate limit long before their edges do (in f32, a triangle with 3·10⁴-long edges
+    // has a 10⁹ cross product, and once had "no normal": fuzz finding 23).
+    if v.iter().any(|x| !x.is_finite()) {
+        return Err(GeomError::NonFinite);
+    }
+    if v.iter().all(|x| *x == T::zero()) {
+        return Err(GeomError::ZeroDirection);
+    }
     // Scale by the largest component first so tiny vectors do not underflow when squared.
     let m = v.amax();
     let s = v / m;
