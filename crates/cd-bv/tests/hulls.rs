@@ -80,6 +80,17 @@ proptest! {
         let p32: Vec<Point3<f32>> = pts.iter().map(|p| p.cast::<f32>()).collect();
         let h32 = convex_hull_3d(&p32).unwrap();
         prop_assert!(p32.iter().all(|p| h32.faces().iter().all(|f| f.plane.signed_distance(p) <= 1e-4)));
+        // The inner ball (boolean queries' early accept) is inside the hull: the exact
+        // inscribed radius around the vertex mean is its smallest distance to a face plane,
+        // and the inner radius is that, less no more than rounding.
+        let c = h.vertex_mean();
+        let inscribed = h.faces().iter().map(|f| -f.plane.signed_distance(c)).fold(f64::INFINITY, f64::min);
+        let rho = h.inner_radius();
+        prop_assert!(rho <= inscribed + 1e-12, "inner radius {} beyond the inscribed {}", rho, inscribed);
+        prop_assert!(rho >= inscribed - 1e-9 * 20.0, "inner radius {} far below the inscribed {}", rho, inscribed);
+        let (c32, rho32) = (h32.vertex_mean(), h32.inner_radius());
+        let inscribed32 = h32.faces().iter().map(|f| -f.plane.signed_distance(c32)).fold(f32::INFINITY, f32::min);
+        prop_assert!(rho32 <= inscribed32 && rho32 >= 0.0, "f32 inner radius {} beyond {}", rho32, inscribed32);
     }
 
     /// Points on a grid (massively coplanar and collinear subsets) and with duplicates.

@@ -592,3 +592,33 @@ fn segment_shaped_triangles_piercing_a_triangle() {
         assert!(!triangle_triangle(&apart, &big).intersects(), "{apart:?}");
     }
 }
+
+/// Fuzz finding 23: in f32 the coordinate limit is 10⁹, and normalising a face normal once
+/// validated the cross product as if it were a coordinate, so any triangle, polygon or
+/// polyhedron face with edges beyond about 3·10⁴ (a 10⁹ cross product) had "no normal" — a
+/// 10⁵-wide ground triangle was degenerate, and a box polyhedron that size failed to build.
+#[test]
+fn large_f32_faces_have_normals() {
+    let s = 1e5f32;
+    let t =
+        Triangle::new(Point3::new(-s, 0.0, -s), Point3::new(s, 0.0, -s), Point3::new(0.0, 0.0, s)).unwrap();
+    assert_eq!(t.normal().unwrap(), Vector3::new(0.0, -1.0, 0.0));
+    assert!(t.plane().is_ok());
+    assert!(edge_normal(&(t.b() - t.a()), &(t.c() - t.a())).is_some());
+    let square = Polygon::new(vec![
+        Point3::new(-s, 0.0, -s),
+        Point3::new(s, 0.0, -s),
+        Point3::new(s, 0.0, s),
+        Point3::new(-s, 0.0, s),
+    ])
+    .unwrap();
+    assert_eq!(square.normal3().y.abs(), 1.0);
+    let big = Aabb::new(Point3::new(-s, -s, -s), Point3::new(s, s, s)).unwrap();
+    let poly = ConvexPolyhedron::from_aabb(&big).unwrap();
+    assert_eq!(poly.faces().len(), 6);
+    assert!((poly.inner_radius() - s).abs() <= 1e-5 * s);
+    // Near the limit itself (10⁹ coordinates, 10¹⁸ cross products) too.
+    let far =
+        Triangle::new(Point3::new(1e9f32, 0.0, 5.0), Point3::new(0.0, 8.0, -2e8), Point3::new(0.0, 5.0, 1e9));
+    assert!(far.unwrap().normal().is_ok());
+}

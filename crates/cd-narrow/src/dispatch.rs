@@ -163,6 +163,19 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Dyn(s) => s.interior_point(),
         }
     }
+
+    #[inline]
+    fn inner_radius(&self) -> T {
+        match self {
+            Core::Box(b) => b.inner_radius(),
+            Core::Cylinder(c) => c.inner_radius(),
+            Core::Cone(c) => c.inner_radius(),
+            Core::Polyhedron(p) | Core::Hull(p, ..) => p.inner_radius(),
+            Core::Dyn(s) => s.inner_radius(),
+            // Flat cores; a lozenge's radius is the margin GJK adds, not part of its core.
+            Core::Point(_) | Core::Segment(_) | Core::Triangle(_) | Core::Parallelogram(_) => T::zero(),
+        }
+    }
 }
 
 /// Why the dispatcher could not answer.

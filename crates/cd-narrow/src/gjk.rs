@@ -202,6 +202,11 @@ impl<T: Real, const D: usize> GjkCache<T, D> {
         Some(simplex)
     }
 
+    /// Whether a usable direction is remembered (finite, non-zero): a warm start.
+    fn has_direction(&self) -> bool {
+        self.direction.iter().all(|x| x.is_finite()) && self.direction.norm_squared() > T::zero()
+    }
+
     /// Remembers the terminal simplex's directions (kept only when every one is known).
     fn remember(&mut self, simplex: &Simplex<T, D>) {
         let dirs = simplex.directions();
@@ -232,6 +237,19 @@ enum Mode<T> {
     Distance,
     /// Stop as soon as the shapes are proven separated by more than this margin.
     Boolean(T),
+    /// [`Mode::Boolean`] for a caller that needs only the verdict (no simplex for EPA): the
+    /// shapes' inner balls may also settle an overlap before any iteration.
+    Verdict(T),
+}
+
+impl<T: Copy> Mode<T> {
+    /// The margin of the boolean modes.
+    fn margin(self) -> Option<T> {
+        match self {
+            Mode::Distance => None,
+            Mode::Boolean(m) | Mode::Verdict(m) => Some(m),
+        }
+    }
 }
 
 /// GJK distance between A and B (their closest points, or "intersecting").
@@ -262,7 +280,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (result, _) = run(a, b, config, cache, Mode::Distance);
+    let (result, _) = run(a, b, config, cache, Mode::Distance, None);
     result
 }
 
@@ -281,7 +299,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (result, separating) = run(a, b, config, cache, Mode::Boolean(max_distance.max(T::zero())));
+    let (result, separating) = run(a, b, config, cache, Mode::Boolean(max_distance.max(T::zero())), None);
     if separating.is_some() || (result.status == GjkStatus::Separated && result.distance > max_distance) {
         None
     } else {
@@ -294,6 +312,11 @@ where
 /// Stops at the first separating axis, so it is cheaper than [`gjk_distance`] on separated
 /// pairs. `cache` as for [`gjk_distance`]; after `Separated` it holds the separating axis,
 /// which is the classic cached separating axis of the next frame.
+///
+/// Before iterating, the inner balls of the two shapes ([`SupportMap::inner_radius`] around
+/// their interior points) are compared: when they come within `margin`, so do the shapes, and
+/// the answer is `Intersecting` after two interior points and no support call. Deep overlaps
+/// are decided there.
 pub fn gjk_intersects<T, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -306,7 +329,17 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (r, separating) = run(a, b, config, cache, Mode::Boolean(margin.max(T::zero())));
+    let margin = margin.max(T::zero());
+    // A cold query needs the interior points for its first direction anyway: the inner balls
+    // then cost a few comparisons, and settle a deep overlap with nothing else computed.
+    let centres = (!cache.has_direction()).then(|| a.interior_point() - b.interior_point());
+    if let Some(c) = &centres {
+        if inner_balls_within(c, a.inner_radius() + b.inner_radius() + margin) {
+            cache.simplex_len = 0;
+            return Intersection::Intersecting;
+        }
+    }
+    let (r, separating) = run(a, b, config, cache, Mode::Verdict(margin), centres);
     if let Some(axis) = separating {
         return Intersection::Separated { axis };
     }
@@ -324,6 +357,22 @@ where
     }
 }
 
+/// Whether balls of radius `reach` in total, around interior points `gap` apart, overlap: the
+/// inner balls of A and B (plus the margin) — then A and B come within the margin too. A NaN
+/// anywhere answers no, leaving the decision to GJK.
+#[inline]
+fn inner_balls_within<T: Real, const D: usize>(gap: &Vector<T, D>, reach: T) -> bool {
+    // Also false for a NaN reach.
+    if reach.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
+        return false;
+    }
+    if gap.amax() > reach {
+        return false; // no component may exceed the length
+    }
+    // Compared as a ratio: squaring a gap or a reach near the top of the range overflows.
+    (gap / reach).norm_squared() <= T::one()
+}
+
 /// The GJK loop shared by distance and boolean queries. Returns the result and, in boolean
 /// mode, the separating axis when one was found before convergence.
 fn run<T, const D: usize, A, B>(
@@ -332,6 +381,7 @@ fn run<T, const D: usize, A, B>(
     config: &GjkConfig<T>,
     cache: &mut GjkCache<T, D>,
     mode: Mode<T>,
+    centres: Option<Vector<T, D>>,
 ) -> (GjkResult<T, D>, Option<Vector<T, D>>)
 where
     T: Real,
@@ -348,13 +398,13 @@ where
             }
         }
     }
-    let start = if cache.direction.iter().all(|x| x.is_finite()) && cache.direction.norm_squared() > T::zero()
-    {
+    let warm = cache.has_direction();
+    let start = if warm {
         cache.direction
     } else {
         // No history: the centres' difference points roughly at the closest point of A − B,
         // which saves one or two iterations over an arbitrary axis.
-        let c = a.interior_point() - b.interior_point();
+        let c = centres.unwrap_or_else(|| a.interior_point() - b.interior_point());
         if c.norm_squared() > T::zero() && c.iter().all(|x| x.is_finite()) {
             c
         } else {
@@ -368,7 +418,7 @@ where
     // side of `start`, so is all of A − B, and `start` separates the shapes. Warm-started
     // boolean queries on coherent pairs usually end here, after two support calls.
     let first_dot = start.dot(&first.w);
-    if let Mode::Boolean(margin) = mode {
+    if let Some(margin) = mode.margin() {
         if first_dot > T::zero() && first_dot * first_dot > margin * margin * start.norm_squared() {
             cache.direction = start;
             let (point_a, point_b) = (first.a, first.b);
@@ -385,7 +435,36 @@ where
             return (result, Some(-start));
         }
     }
+    // A warm start whose axis no longer separates: the pair may have moved deep into
+    // overlap, which the inner balls settle without iterating (cold starts are checked by
+    // `gjk_intersects` before it gets here).
+    if let (true, Mode::Verdict(margin)) = (warm, mode) {
+        let c = a.interior_point() - b.interior_point();
+        if inner_balls_within(&c, a.inner_radius() + b.inner_radius() + margin) {
+            return verdict_by_inner_balls(cache, c);
+        }
+    }
     iterate(a, b, config, cache, mode, Simplex::single_along(first, start), first.w)
+}
+
+/// The answer of a verdict-only query settled by the inner balls: overlapping, with no
+/// simplex to speak of (only the status is read) and no simplex history kept.
+fn verdict_by_inner_balls<T: Real, const D: usize>(
+    cache: &mut GjkCache<T, D>,
+    centres: Vector<T, D>,
+) -> (GjkResult<T, D>, Option<Vector<T, D>>) {
+    cache.simplex_len = 0;
+    let origin = Point::origin();
+    let result = GjkResult {
+        status: GjkStatus::Intersecting,
+        distance: T::zero(),
+        lower_bound: T::zero(),
+        point_a: origin,
+        point_b: origin,
+        simplex: Simplex::single(SimplexVertex { w: centres, a: origin, b: origin }),
+        iterations: 0,
+    };
+    (result, None)
 }
 
 /// GJK's main loop from a starting simplex and its closest point `v`.
@@ -409,10 +488,7 @@ where
     // Best lower bound so far, squared: max (v·w)² / |v|² over iterations with v·w > 0.
     let mut lower_sq = T::zero();
     let eps_abs_sq = config.abs_tolerance * config.abs_tolerance;
-    let margin_sq = match mode {
-        Mode::Boolean(m) => Some(m * m),
-        Mode::Distance => None,
-    };
+    let margin_sq = mode.margin().map(|m| m * m);
     let mut status = GjkStatus::IterationCap;
     let mut separating = None;
     let mut iterations = 0;

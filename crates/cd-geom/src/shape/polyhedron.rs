@@ -52,6 +52,8 @@ pub struct ConvexPolyhedron<T: Real> {
     edges: Vec<Edge>,
     /// The vertices' coordinates as separate arrays, for the lane-wise support scan.
     soa: Soa<T>,
+    /// Radius of a ball around `centroid` inside the solid (see [`ConvexPolyhedron::inner_radius`]).
+    inner_radius: T,
 }
 
 impl<T: Real> ConvexPolyhedron<T> {
@@ -139,7 +141,9 @@ impl<T: Real> ConvexPolyhedron<T> {
             }
             neighbor_offsets.push(neighbors.len() as u32);
         }
-        let edges = edge_table(&indices, &out_faces);
+        let (edges, closed) = edge_table(&indices, &out_faces);
+        let inner_radius =
+            if closed { inner_radius(&vertices, &indices, &out_faces, &centroid, extent) } else { T::zero() };
         Ok(ConvexPolyhedron {
             vertices,
             faces: out_faces,
@@ -149,7 +153,18 @@ impl<T: Real> ConvexPolyhedron<T> {
             centroid: Point::from(centroid),
             edges,
             soa,
+            inner_radius,
         })
+    }
+
+    /// The radius of a ball around [`ConvexPolyhedron::vertex_mean`] inside the solid, for
+    /// boolean queries' early accept ([`crate::SupportMap::inner_radius`]): the smallest
+    /// distance from the mean to a face, taken over each face's own vertices so that slightly
+    /// non-planar faces are bounded too, less a rounding allowance. `0` when the faces do not
+    /// close up (an edge not shared by exactly two faces): then they need not bound the solid.
+    #[inline]
+    pub fn inner_radius(&self) -> T {
+        self.inner_radius
     }
 
     /// The edges with their two adjacent faces (each edge once).
@@ -275,7 +290,31 @@ impl<T: Real> ConvexPolyhedron<T> {
 
 /// Every edge once with its two faces: the faces' consecutive vertex pairs, sorted so that the
 /// two half-edges of an edge are adjacent. O(E log E).
-fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>]) -> Vec<Edge> {
+/// Lower bound on the distance from `center` to every face: each face's points are convex
+/// combinations of its vertices, so none is nearer along the face's outward normal than the
+/// nearest of them, and a point's distance is at least its offset along a unit normal. When the
+/// faces close up around `center` (every ray from it crosses one), the ball of that radius is
+/// inside the solid.
+fn inner_radius<T: Real>(
+    vertices: &[Point<T, 3>],
+    indices: &[u32],
+    faces: &[Face<T>],
+    center: &Vector3<T>,
+    extent: T,
+) -> T {
+    let mut nearest = T::infinity();
+    for face in faces {
+        let n = face.plane.normal();
+        for &i in &indices[face.first as usize..(face.first + face.count) as usize] {
+            nearest = nearest.min(n.dot(&(vertices[i as usize].coords - center)));
+        }
+    }
+    // The normal's and the offsets' rounding: a few ulps of the polyhedron's size.
+    (nearest - T::epsilon() * T::lit(16.0) * extent).max(T::zero())
+}
+
+/// The edge table, and whether the faces close up: every edge shared by exactly two faces.
+fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>]) -> (Vec<Edge>, bool) {
     let mut half: Vec<(u32, u32, u32)> = Vec::with_capacity(indices.len());
     for (f, face) in faces.iter().enumerate() {
         let v = &indices[face.first as usize..(face.first + face.count) as usize];
@@ -285,10 +324,16 @@ fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>]) -> Vec<Edge> {
         }
     }
     half.sort_unstable();
-    half.windows(2)
+    let edges: Vec<Edge> = half
+        .windows(2)
         .filter(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)
         .map(|w| Edge { vertices: [w[0].0, w[0].1], faces: [w[0].2, w[1].2] })
-        .collect()
+        .collect();
+    // Sorted, so equal edges are adjacent: closed when they come in pairs and only in pairs.
+    let closed = half.len() % 2 == 0
+        && half.chunks_exact(2).all(|p| (p[0].0, p[0].1) == (p[1].0, p[1].1))
+        && half.windows(3).all(|w| (w[0].0, w[0].1) != (w[2].0, w[2].1));
+    (edges, closed)
 }
 
 /// Vertex coordinates as separate arrays, so the support scan (and with it the convexity

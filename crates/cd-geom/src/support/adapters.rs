@@ -35,6 +35,10 @@ where
     fn interior_point(&self) -> Point<T, D> {
         self.pose.transform_point(&self.shape.interior_point())
     }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.shape.inner_radius()
+    }
 }
 
 /// A shape grown by a radius (its Minkowski sum with a ball): `support(d) = S.support(d) + r·d̂`.
@@ -64,6 +68,11 @@ impl<S: SupportMap<T, D>, T: Real, const D: usize> SupportMap<T, D> for Margin<S
     fn interior_point(&self) -> Point<T, D> {
         self.core.interior_point()
     }
+    /// The core's inner ball grown by the margin.
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.core.inner_radius() + self.radius
+    }
 }
 
 /// The Minkowski sum `A ⊕ B`: `support(d) = A.support(d) + B.support(d)`.
@@ -85,6 +94,11 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     #[inline]
     fn interior_point(&self) -> Point<T, D> {
         self.a.interior_point() + self.b.interior_point().coords
+    }
+    /// The sum of two balls is the ball of the summed radii.
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.a.inner_radius() + self.b.inner_radius()
     }
 }
 
@@ -108,5 +122,10 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     #[inline]
     fn interior_point(&self) -> Point<T, D> {
         Point::from(self.a.interior_point() - self.b.interior_point())
+    }
+    /// `ball(a, r) ⊖ ball(b, s)` is the ball of radius `r + s` around `a − b`.
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.a.inner_radius() + self.b.inner_radius()
     }
 }

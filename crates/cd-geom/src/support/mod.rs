@@ -37,6 +37,17 @@ pub trait SupportMap<T: Real, const D: usize> {
         }
         Point::from(sum / T::lit((2 * D) as f64))
     }
+
+    /// The radius of a ball centred at [`SupportMap::interior_point`] that lies inside the
+    /// shape: a lower bound, `0` when unknown (the default) or for flat shapes.
+    ///
+    /// Boolean queries use it as an early accept: two shapes whose inner balls overlap
+    /// overlap too, with no iteration at all (deep overlaps are then O(1)). A value larger
+    /// than the true inscribed radius around the interior point makes those queries report
+    /// overlaps that are not there, so implementations must err low.
+    fn inner_radius(&self) -> T {
+        T::zero()
+    }
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
@@ -47,6 +58,10 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     #[inline(always)]
     fn interior_point(&self) -> Point<T, D> {
         (**self).interior_point()
+    }
+    #[inline(always)]
+    fn inner_radius(&self) -> T {
+        (**self).inner_radius()
     }
 }
 

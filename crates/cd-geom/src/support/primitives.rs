@@ -28,6 +28,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T, D> {
     fn interior_point(&self) -> Point<T, D> {
         *self.center()
     }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.radius()
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Aabb<T, D> {
@@ -38,6 +42,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Aabb<T, D> {
     #[inline]
     fn interior_point(&self) -> Point<T, D> {
         self.center()
+    }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.half_extents().min()
     }
 }
 
@@ -52,6 +60,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Obb<T, D> {
     #[inline]
     fn interior_point(&self) -> Point<T, D> {
         *self.center()
+    }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.half_extents().min()
     }
 }
 
@@ -91,6 +103,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
     fn interior_point(&self) -> Point<T, D> {
         self.a() + (self.b() - self.a()) * T::lit(0.5)
     }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.radius()
+    }
 }
 
 /// The support of the polygon's convex hull (a linear scan over the vertices).
@@ -113,6 +129,11 @@ impl<T: Real> SupportMap<T, 3> for Lozenge<T> {
     #[inline]
     fn interior_point(&self) -> Point<T, 3> {
         self.origin() + (self.e0() + self.e1()) * T::lit(0.5)
+    }
+    /// The interior point lies on the core parallelogram: the radius is a ball around it.
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.radius()
     }
 }
 
@@ -145,6 +166,11 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
     fn interior_point(&self) -> Point<T, 3> {
         self.a() + (self.b() - self.a()) * T::lit(0.5)
     }
+    /// Around the centre: the radius or half the height, whichever is smaller.
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.radius().min((self.b() - self.a()).norm() * T::lit(0.5))
+    }
 }
 
 impl<T: Real> SupportMap<T, 3> for Cone<T> {
@@ -161,6 +187,16 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
     fn interior_point(&self) -> Point<T, 3> {
         self.base() + (self.apex() - self.base()) * T::lit(0.25)
     }
+    /// Around the point a quarter of the way up the axis: a quarter of the height to the base,
+    /// and `¾ r · h / √(h² + r²)` to the lateral surface (whose radius there is `¾ r`).
+    #[inline]
+    fn inner_radius(&self) -> T {
+        let h = (self.apex() - self.base()).norm();
+        let r = self.radius();
+        let slant = (h * h + r * r).sqrt();
+        let lateral = if slant > T::zero() { T::lit(0.75) * r * h / slant } else { T::zero() };
+        (h * T::lit(0.25)).min(lateral)
+    }
 }
 
 impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
@@ -171,6 +207,10 @@ impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
     #[inline]
     fn interior_point(&self) -> Point<T, 3> {
         *self.vertex_mean()
+    }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.inner_radius()
     }
 }
 
