@@ -138,6 +138,17 @@ struct Batch<'h> {
 }
 
 fn batch(ka: Kind, kb: Kind, penetrating: bool, hulls: &Hulls, seed: u64) -> Batch<'_> {
+    let gaps = if penetrating {
+        (0.0, 0.3)
+    } else {
+        let reach = ka.bounding_radius() + kb.bounding_radius();
+        (reach + 0.05, reach + 0.5)
+    };
+    batch_with_gaps(ka, kb, gaps, hulls, seed)
+}
+
+/// A batch whose centres are `gaps.0..gaps.1` apart, in random directions.
+fn batch_with_gaps(ka: Kind, kb: Kind, gaps: (f32, f32), hulls: &Hulls, seed: u64) -> Batch<'_> {
     let mut rng = Rng::new(seed);
     let mut cd = Vec::with_capacity(BATCH);
     let mut parry = Vec::with_capacity(BATCH);
@@ -148,11 +159,7 @@ fn batch(ka: Kind, kb: Kind, penetrating: bool, hulls: &Hulls, seed: u64) -> Bat
                 break v.normalize();
             }
         };
-        let gap = if penetrating {
-            rng.range(0.0, 0.3)
-        } else {
-            ka.bounding_radius() + kb.bounding_radius() + rng.range(0.05, 0.5)
-        };
+        let gap = rng.range(gaps.0, gaps.1);
         let pa = Isometry3::from_parts(Translation3::identity(), rng.rotation());
         let pb = Isometry3::from_parts(Translation3::from(dir * gap), rng.rotation());
         cd.push((CdShape::new(ka, &pa, hulls), CdShape::new(kb, &pb, hulls)));
@@ -233,7 +240,10 @@ fn cross_check(b: &Batch, q: Query, label: &str) {
             worst = worst.max((ours - theirs).abs());
             first.get_or_insert(i);
             if std::env::var("SHOW_DIFF").is_ok() && differ <= 2 {
-                eprintln!("{label} pair {i}: cd {ours} parry {theirs} poses {pa:?} {pb:?}");
+                let d = distance(x, y, &mut PairCache::default()).map(|c| c.distance);
+                eprintln!(
+                    "{label} pair {i}: cd {ours} parry {theirs} (cd distance {d:?}) poses {pa:?} {pb:?}"
+                );
             }
         }
     }
@@ -287,6 +297,39 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// Boolean queries on grazing hull pairs: centres farther apart than the two inner radii (so
+/// cd's inner-ball accept never decides) and closer than the two bounding radii, about half of
+/// them overlapping. GJK has to build its simplex on every pair, which the `pen` rows (centres
+/// within 0.3, all inside the inner balls) no longer measure.
+fn bench_graze(c: &mut Criterion) {
+    let hulls = Hulls::new();
+    for n in [8, 32, 256] {
+        let inner = hulls.cd(n).inner_radius();
+        let b = batch_with_gaps(
+            Kind::Hull(n),
+            Kind::Hull(n),
+            (2.0 * inner, 2.0 * HULL_RADIUS),
+            &hulls,
+            2000 + n as u64,
+        );
+        let overlapping = run_cd(&b, Query::Intersection, &mut vec![PairCache::default(); BATCH], false);
+        eprintln!("hull{n} graze: {overlapping} of {BATCH} pairs overlap");
+        cross_check(&b, Query::Intersection, &format!("intersection hull{n} graze"));
+        let mut g = c.benchmark_group(format!("narrow_intersection_hull{n}_graze"));
+        let mut caches = vec![PairCache::default(); BATCH];
+        g.bench_function("cd", |bench| {
+            bench.iter(|| black_box(run_cd(&b, Query::Intersection, &mut caches, false)))
+        });
+        let mut warm = vec![PairCache::default(); BATCH];
+        run_cd(&b, Query::Intersection, &mut warm, true);
+        g.bench_function("cd_warm", |bench| {
+            bench.iter(|| black_box(run_cd(&b, Query::Intersection, &mut warm, true)))
+        });
+        g.bench_function("parry", |bench| bench.iter(|| black_box(run_parry(&b, Query::Intersection))));
+        g.finish();
+    }
+}
+
 /// MPR against GJK + EPA (and parry's contact) on the penetrating hull pairs: speed here, the
 /// accuracy (MPR's depth is measured along the centre line, an upper bound on the true one) is
 /// printed once and in `crates/cd-narrow/tests/mpr.rs`.
@@ -331,6 +374,6 @@ fn bench_mpr(c: &mut Criterion) {
 criterion_group! {
     name = narrow;
     config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_millis(300)).measurement_time(std::time::Duration::from_secs(1));
-    targets = bench, bench_mpr
+    targets = bench, bench_graze, bench_mpr
 }
 criterion_main!(narrow);
