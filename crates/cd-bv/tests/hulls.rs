@@ -88,6 +88,9 @@ proptest! {
         let rho = h.inner_radius();
         prop_assert!(rho <= inscribed + 1e-12, "inner radius {} beyond the inscribed {}", rho, inscribed);
         prop_assert!(rho >= inscribed - 1e-9 * 20.0, "inner radius {} far below the inscribed {}", rho, inscribed);
+        // The outer ball (the early reject) holds every input point.
+        let far = pts.iter().map(|p| (p - c).norm()).fold(0.0, f64::max);
+        prop_assert!(h.outer_radius() >= far * (1.0 - 1e-12), "outer radius {} below {}", h.outer_radius(), far);
         let (c32, rho32) = (h32.vertex_mean(), h32.inner_radius());
         let inscribed32 = h32.faces().iter().map(|f| -f.plane.signed_distance(c32)).fold(f32::INFINITY, f32::min);
         prop_assert!(rho32 <= inscribed32 && rho32 >= 0.0, "f32 inner radius {} beyond {}", rho32, inscribed32);

@@ -176,6 +176,22 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Point(_) | Core::Segment(_) | Core::Triangle(_) | Core::Parallelogram(_) => T::zero(),
         }
     }
+
+    #[inline]
+    fn outer_radius(&self) -> T {
+        match self {
+            Core::Point(_) => T::zero(),
+            Core::Segment(s) => s.outer_radius(),
+            Core::Box(b) => b.outer_radius(),
+            Core::Triangle(t) => t.outer_radius(),
+            Core::Cylinder(c) => c.outer_radius(),
+            Core::Cone(c) => c.outer_radius(),
+            // The core parallelogram alone: its radius is GJK's margin.
+            Core::Parallelogram(l) => (l.e0() + l.e1()).norm().max((l.e0() - l.e1()).norm()) * T::lit(0.5),
+            Core::Polyhedron(p) | Core::Hull(p, ..) => p.outer_radius(),
+            Core::Dyn(s) => s.outer_radius(),
+        }
+    }
 }
 
 /// Why the dispatcher could not answer.

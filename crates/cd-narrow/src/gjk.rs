@@ -313,10 +313,12 @@ where
 /// pairs. `cache` as for [`gjk_distance`]; after `Separated` it holds the separating axis,
 /// which is the classic cached separating axis of the next frame.
 ///
-/// Before iterating, the inner balls of the two shapes ([`SupportMap::inner_radius`] around
-/// their interior points) are compared: when they come within `margin`, so do the shapes, and
-/// the answer is `Intersecting` after two interior points and no support call. Deep overlaps
-/// are decided there.
+/// A cold query (no cached direction) first compares balls around the two interior points:
+/// when the inner balls ([`SupportMap::inner_radius`]) come within `margin`, so do the shapes
+/// (`Intersecting`, deep overlaps decided with no support call); when the outer balls
+/// ([`SupportMap::outer_radius`]) are farther apart than `margin`, so are the shapes
+/// (`Separated` along the line between the interior points). [`gjk_distance_within`] uses the
+/// outer balls the same way.
 pub fn gjk_intersects<T, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -399,17 +401,25 @@ where
         }
     }
     let warm = cache.has_direction();
-    let start = if warm {
-        cache.direction
+    // The interior points' difference: a cold start's first direction, and in the boolean
+    // modes the outer balls' test, which is cheaper than the first support call even warm.
+    let centres = if warm && mode.margin().is_none() {
+        None
     } else {
+        Some(centres.unwrap_or_else(|| a.interior_point() - b.interior_point()))
+    };
+    if let (Some(c), Some(margin)) = (centres, mode.margin()) {
+        let reach = a.outer_radius() + b.outer_radius() + margin;
+        if outer_balls_apart(&c, reach, || (a.interior_point(), b.interior_point())) {
+            return separated_by_outer_balls(cache, c, reach - margin);
+        }
+    }
+    let start = match centres {
+        _ if warm => cache.direction,
         // No history: the centres' difference points roughly at the closest point of A − B,
         // which saves one or two iterations over an arbitrary axis.
-        let c = centres.unwrap_or_else(|| a.interior_point() - b.interior_point());
-        if c.norm_squared() > T::zero() && c.iter().all(|x| x.is_finite()) {
-            c
-        } else {
-            axis(0, T::one())
-        }
+        Some(c) if c.norm_squared() > T::zero() && c.iter().all(|x| x.is_finite()) => c,
+        _ => axis(0, T::one()),
     };
     // The first vertex: the support point of A − B against the previous answer's direction,
     // close to the previous closest point when the motion was small.
@@ -445,6 +455,56 @@ where
         }
     }
     iterate(a, b, config, cache, mode, Simplex::single_along(first, start), first.w)
+}
+
+/// Whether balls of radius `reach` in total, around interior points `gap` apart (at `pa`
+/// and `pb`), are certainly disjoint: the outer balls of A and B farther apart than the margin
+/// — then so are A and B, separated along the line between the interior points. The gap must
+/// clear the reach by the rounding of the interior points' coordinates. A NaN or an infinite
+/// reach (an unknown outer ball) answers no, leaving the decision to GJK.
+/// `points` gives the interior points, asked for only when the gap is large enough to matter.
+#[inline]
+fn outer_balls_apart<T: Real, const D: usize>(
+    gap: &Vector<T, D>,
+    reach: T,
+    points: impl FnOnce() -> (Point<T, D>, Point<T, D>),
+) -> bool {
+    if !reach.is_finite() || reach < T::zero() {
+        return false;
+    }
+    // The length is at least the largest component; compared as a ratio, no overflow.
+    let beyond =
+        |needed: T| gap.amax() > needed || (needed > T::zero() && (gap / needed).norm_squared() > T::one());
+    if !beyond(reach) {
+        return false;
+    }
+    let (pa, pb) = points();
+    beyond(reach + T::epsilon() * T::lit(64.0) * (reach + pa.coords.amax() + pb.coords.amax()))
+}
+
+/// The answer of a boolean query settled by the outer balls: separated along the line between
+/// the interior points (`centres` = A's minus B's), which the cache keeps for the next frame.
+fn separated_by_outer_balls<T: Real, const D: usize>(
+    cache: &mut GjkCache<T, D>,
+    centres: Vector<T, D>,
+    radii: T,
+) -> (GjkResult<T, D>, Option<Vector<T, D>>) {
+    cache.direction = centres;
+    cache.simplex_len = 0;
+    let origin = Point::origin();
+    // Boolean callers read only the separating axis; the distance here is an upper bound
+    // (both interior points lie in their shapes) and the lower bound is proven.
+    let gap = centres.norm();
+    let result = GjkResult {
+        status: GjkStatus::Separated,
+        distance: gap,
+        lower_bound: (gap - radii).max(T::zero()),
+        point_a: origin,
+        point_b: origin,
+        simplex: Simplex::single(SimplexVertex { w: centres, a: origin, b: origin }),
+        iterations: 0,
+    };
+    (result, Some(-centres))
 }
 
 /// The answer of a verdict-only query settled by the inner balls: overlapping, with no

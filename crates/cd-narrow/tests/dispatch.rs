@@ -112,6 +112,13 @@ fn every_pair_in_both_orders_is_mirrored_and_consistent() {
                 } else if ab.distance > 1e-7 {
                     assert!(!hit, "{a:?}/{b:?}: {ab:?}");
                 }
+                // Within a prediction (the outer balls' early reject among the paths).
+                let predicted = contact(a, b, 0.25, &mut PairCache::default()).unwrap();
+                if ab.distance < 0.25 - 1e-7 {
+                    assert!(predicted.is_some(), "{a:?}/{b:?}: {ab:?}");
+                } else if ab.distance > 0.25 + 1e-7 {
+                    assert!(predicted.is_none(), "{a:?}/{b:?}: {ab:?} {predicted:?}");
+                }
                 let mut m = Manifold::default();
                 manifold(a, b, 0.0, &mut PairCache::default(), &mut m).unwrap();
                 if ab.distance < -1e-9 {

@@ -309,9 +309,19 @@ fn iteration_cap_is_reported_not_hidden() {
     let exact = 5f64.sqrt() - 2.0;
     assert_eq!(g.status, GjkStatus::IterationCap);
     assert!(g.lower_bound <= exact + 1e-12 && g.distance >= exact - 1e-12, "{g:?}");
-    match gjk_intersects(&a, &b, 0.0, &GjkConfig { max_iterations: 0, ..tight }, &mut poor()) {
+    // Balls know their outer balls, which settle this pair with no iteration at all; wrapped
+    // (support only: no inner or outer ball), they must go through GJK and its cap.
+    let calls = std::cell::Cell::new(0);
+    let (wa, wb) = (Counted(&a, &calls), Counted(&b, &calls));
+    match gjk_intersects(&wa, &wb, 0.0, &GjkConfig { max_iterations: 0, ..tight }, &mut poor()) {
         Intersection::Undecided { lower_bound, upper_bound } => {
             assert!(lower_bound <= exact && upper_bound >= exact)
+        }
+        other => panic!("{other:?}"),
+    }
+    match gjk_intersects(&a, &b, 0.0, &GjkConfig { max_iterations: 0, ..tight }, &mut poor()) {
+        Intersection::Separated { axis } => {
+            assert!(axis.normalize().dot(&V3::new(2.0, 1.0, 0.0).normalize()) > 0.999)
         }
         other => panic!("{other:?}"),
     }

@@ -54,6 +54,8 @@ pub struct ConvexPolyhedron<T: Real> {
     soa: Soa<T>,
     /// Radius of a ball around `centroid` inside the solid (see [`ConvexPolyhedron::inner_radius`]).
     inner_radius: T,
+    /// Largest distance from `centroid` to a vertex (see [`ConvexPolyhedron::outer_radius`]).
+    outer_radius: T,
 }
 
 impl<T: Real> ConvexPolyhedron<T> {
@@ -142,6 +144,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             neighbor_offsets.push(neighbors.len() as u32);
         }
         let (edges, closed) = edge_table(&indices, &out_faces);
+        let outer_radius = vertices.iter().fold(T::zero(), |m, p| m.max((p.coords - centroid).norm()));
         let inner_radius =
             if closed { inner_radius(&vertices, &indices, &out_faces, &centroid, extent) } else { T::zero() };
         Ok(ConvexPolyhedron {
@@ -154,6 +157,7 @@ impl<T: Real> ConvexPolyhedron<T> {
             edges,
             soa,
             inner_radius,
+            outer_radius,
         })
     }
 
@@ -165,6 +169,13 @@ impl<T: Real> ConvexPolyhedron<T> {
     #[inline]
     pub fn inner_radius(&self) -> T {
         self.inner_radius
+    }
+
+    /// The largest distance from [`ConvexPolyhedron::vertex_mean`] to a vertex: the radius of
+    /// a ball around it holding the solid ([`crate::SupportMap::outer_radius`]).
+    #[inline]
+    pub fn outer_radius(&self) -> T {
+        self.outer_radius
     }
 
     /// The edges with their two adjacent faces (each edge once).

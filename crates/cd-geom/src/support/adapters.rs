@@ -39,6 +39,10 @@ where
     fn inner_radius(&self) -> T {
         self.shape.inner_radius()
     }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.shape.outer_radius()
+    }
 }
 
 /// A shape grown by a radius (its Minkowski sum with a ball): `support(d) = S.support(d) + r·d̂`.
@@ -73,6 +77,10 @@ impl<S: SupportMap<T, D>, T: Real, const D: usize> SupportMap<T, D> for Margin<S
     fn inner_radius(&self) -> T {
         self.core.inner_radius() + self.radius
     }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.core.outer_radius() + self.radius
+    }
 }
 
 /// The Minkowski sum `A ⊕ B`: `support(d) = A.support(d) + B.support(d)`.
@@ -99,6 +107,10 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     #[inline]
     fn inner_radius(&self) -> T {
         self.a.inner_radius() + self.b.inner_radius()
+    }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.a.outer_radius() + self.b.outer_radius()
     }
 }
 
@@ -127,5 +139,9 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     #[inline]
     fn inner_radius(&self) -> T {
         self.a.inner_radius() + self.b.inner_radius()
+    }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.a.outer_radius() + self.b.outer_radius()
     }
 }

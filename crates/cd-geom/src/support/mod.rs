@@ -48,6 +48,17 @@ pub trait SupportMap<T: Real, const D: usize> {
     fn inner_radius(&self) -> T {
         T::zero()
     }
+
+    /// The radius of a ball centred at [`SupportMap::interior_point`] that contains the shape:
+    /// an upper bound, `∞` when unknown (the default).
+    ///
+    /// Boolean and prediction-limited queries use it as an early reject: two shapes whose
+    /// outer balls are farther apart than the margin are too, with the line between the
+    /// interior points as the separating axis. A value smaller than the true one makes those
+    /// queries miss overlaps, so implementations must err high.
+    fn outer_radius(&self) -> T {
+        T::infinity()
+    }
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
@@ -62,6 +73,10 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     #[inline(always)]
     fn inner_radius(&self) -> T {
         (**self).inner_radius()
+    }
+    #[inline(always)]
+    fn outer_radius(&self) -> T {
+        (**self).outer_radius()
     }
 }
 

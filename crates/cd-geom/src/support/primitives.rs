@@ -17,6 +17,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Point<T, D> {
     fn interior_point(&self) -> Point<T, D> {
         *self
     }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        T::zero()
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T, D> {
@@ -30,6 +34,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T, D> {
     }
     #[inline]
     fn inner_radius(&self) -> T {
+        self.radius()
+    }
+    #[inline]
+    fn outer_radius(&self) -> T {
         self.radius()
     }
 }
@@ -46,6 +54,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Aabb<T, D> {
     #[inline]
     fn inner_radius(&self) -> T {
         self.half_extents().min()
+    }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.half_extents().norm()
     }
 }
 
@@ -65,6 +77,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Obb<T, D> {
     fn inner_radius(&self) -> T {
         self.half_extents().min()
     }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.half_extents().norm()
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Segment<T, D> {
@@ -80,6 +96,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Segment<T, D> {
     fn interior_point(&self) -> Point<T, D> {
         self.a() + (self.b() - self.a()) * T::lit(0.5)
     }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        (self.b() - self.a()).norm() * T::lit(0.5)
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Triangle<T, D> {
@@ -91,6 +111,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Triangle<T, D> {
     #[inline]
     fn interior_point(&self) -> Point<T, D> {
         self.centroid()
+    }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        farthest(&self.vertices(), &self.centroid())
     }
 }
 
@@ -107,6 +131,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
     fn inner_radius(&self) -> T {
         self.radius()
     }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        (self.b() - self.a()).norm() * T::lit(0.5) + self.radius()
+    }
 }
 
 /// The support of the polygon's convex hull (a linear scan over the vertices).
@@ -118,6 +146,11 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Polygon<T, D> {
     #[inline]
     fn interior_point(&self) -> Point<T, D> {
         mean(self.vertices())
+    }
+    /// Computed on each call (a pass over the vertices).
+    #[inline]
+    fn outer_radius(&self) -> T {
+        farthest(self.vertices(), &mean(self.vertices()))
     }
 }
 
@@ -134,6 +167,12 @@ impl<T: Real> SupportMap<T, 3> for Lozenge<T> {
     #[inline]
     fn inner_radius(&self) -> T {
         self.radius()
+    }
+    /// Half the parallelogram's longer diagonal, plus the radius.
+    #[inline]
+    fn outer_radius(&self) -> T {
+        let (d0, d1) = ((self.e0() + self.e1()).norm(), (self.e0() - self.e1()).norm());
+        d0.max(d1) * T::lit(0.5) + self.radius()
     }
 }
 
@@ -171,6 +210,12 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
     fn inner_radius(&self) -> T {
         self.radius().min((self.b() - self.a()).norm() * T::lit(0.5))
     }
+    /// The rim's distance from the centre.
+    #[inline]
+    fn outer_radius(&self) -> T {
+        let half = (self.b() - self.a()).norm() * T::lit(0.5);
+        (half * half + self.radius() * self.radius()).sqrt()
+    }
 }
 
 impl<T: Real> SupportMap<T, 3> for Cone<T> {
@@ -197,6 +242,13 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
         let lateral = if slant > T::zero() { T::lit(0.75) * r * h / slant } else { T::zero() };
         (h * T::lit(0.25)).min(lateral)
     }
+    /// The apex or the base rim, whichever is farther from the interior point.
+    #[inline]
+    fn outer_radius(&self) -> T {
+        let h = (self.apex() - self.base()).norm();
+        let (to_apex, to_base) = (h * T::lit(0.75), h * T::lit(0.25));
+        to_apex.max((to_base * to_base + self.radius() * self.radius()).sqrt())
+    }
 }
 
 impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
@@ -212,6 +264,15 @@ impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
     fn inner_radius(&self) -> T {
         self.inner_radius()
     }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.outer_radius()
+    }
+}
+
+/// The largest distance from `c` to one of `points`.
+fn farthest<T: Real, const D: usize>(points: &[Point<T, D>], c: &Point<T, D>) -> T {
+    points.iter().fold(T::zero(), |m, p| m.max((p - c).norm()))
 }
 
 /// The mean of a non-empty point list (inside its convex hull).

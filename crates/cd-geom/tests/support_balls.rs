@@ -1,7 +1,10 @@
-//! `SupportMap::inner_radius`: the ball of that radius around the interior point must lie
-//! inside the shape. Oracle: a ball `B(c, ρ)` is inside a convex shape `S` exactly when the
-//! support function clears it in every direction, `h_S(u) − u·c ≥ ρ` for unit `u`; checked on
-//! random directions plus the directions where each shape is thinnest.
+//! `SupportMap::inner_radius` and `outer_radius`: the ball of the inner radius around the
+//! interior point must lie inside the shape, the ball of the outer radius must hold it.
+//! Oracle: a ball `B(c, ρ)` is inside a convex shape `S` exactly when the support function
+//! clears it in every direction, `h_S(u) − u·c ≥ ρ` for unit `u`, and holds `S` exactly when
+//! `h_S(u) − u·c ≤ R` for every `u`; checked on directions spread over the sphere plus the
+//! directions where each shape is thinnest. The outer radius must also be tight: some support
+//! point lies at that distance (to 1 %, or exactly where the shape says so).
 
 mod common;
 
@@ -19,6 +22,38 @@ fn clearance<S: SupportMap<f64, 3>>(shape: &S, dirs: &[Vector3<f64>]) -> f64 {
             u.dot(&(shape.support(&u) - c))
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// The largest distance from the interior point to a support point over the sampled
+/// directions (every support point is a point of the shape: a lower bound on the true reach).
+fn reach<S: SupportMap<f64, 3>>(shape: &S, dirs: &[Vector3<f64>]) -> f64 {
+    let c = shape.interior_point();
+    dirs.iter().map(|d| (shape.support(&d.normalize()) - c).norm()).fold(0.0, f64::max)
+}
+
+/// The outer ball holds the shape and is not loose: the farthest sampled support point is
+/// within 1 % of it (exactly `exact` where given).
+fn assert_outer_ball<S: SupportMap<f64, 3>>(
+    name: &str,
+    shape: &S,
+    extra: &[Vector3<f64>],
+    exact: Option<f64>,
+) {
+    let dirs = probe_directions(extra);
+    let big = shape.outer_radius();
+    let far = reach(shape, &dirs);
+    assert!(big >= far * (1.0 - 1e-12), "{name}: outer radius {big} below a support point at {far}");
+    assert!(big <= far * 1.01 + 1e-12, "{name}: outer radius {big} loose against {far}");
+    if let Some(e) = exact {
+        assert!((big - e).abs() <= 1e-9 * (1.0 + e), "{name}: outer radius {big}, expected {e}");
+    }
+}
+
+/// The probe directions: 2,000 spread over the sphere plus the shape's own `extra` ones.
+fn probe_directions(extra: &[Vector3<f64>]) -> Vec<Vector3<f64>> {
+    let mut dirs = sphere_directions(2000);
+    dirs.extend_from_slice(extra);
+    dirs
 }
 
 /// Directions spread over the sphere (a Fibonacci lattice) and the coordinate axes.
@@ -46,8 +81,7 @@ fn assert_inner_ball<S: SupportMap<f64, 3>>(
     extra: &[Vector3<f64>],
     exact: Option<f64>,
 ) {
-    let mut dirs = sphere_directions(2000);
-    dirs.extend_from_slice(extra);
+    let dirs = probe_directions(extra);
     let rho = shape.inner_radius();
     let clear = clearance(shape, &dirs);
     assert!(rho >= 0.0, "{name}: negative inner radius {rho}");
@@ -79,16 +113,35 @@ proptest! {
         assert_inner_ball("margin", &Margin::new(obb, r), &axes, Some(h.min() + r));
         assert_inner_ball("posed obb", &Transformed::new(obb, nalgebra::Isometry3::from_parts(c.coords.into(), q)), &[], None);
         assert_inner_ball("minkowski sum", &MinkowskiSum { a: ball, b: obb }, &axes, Some(r + h.min()));
+        let half = (b - a).norm() / 2.0;
+        let corners: Vec<_> = (0..8)
+            .map(|k| obb.axes() * Vector3::new(
+                if k & 1 == 0 { h.x } else { -h.x },
+                if k & 2 == 0 { h.y } else { -h.y },
+                if k & 4 == 0 { h.z } else { -h.z },
+            ))
+            .collect();
+        assert_outer_ball("ball", &ball, &[], Some(r));
+        assert_outer_ball("aabb", &aabb, &[h, -h], Some(h.norm()));
+        assert_outer_ball("obb", &obb, &corners, Some(h.norm()));
+        assert_outer_ball("capsule", &capsule, &[b - a, a - b], Some(half + r));
+        assert_outer_ball("segment", &Segment::new(a, b).unwrap(), &[b - a, a - b], Some(half));
+        assert_outer_ball("margin", &Margin::new(obb, r), &corners, Some(h.norm() + r));
+        assert_outer_ball("minkowski sum", &MinkowskiSum { a: ball, b: obb }, &corners, Some(r + h.norm()));
         if (b - a).norm() > 1e-3 && r > 1e-3 {
             let axis = (b - a).normalize();
             let cyl = Cylinder::new(a, b, r).unwrap();
             assert_inner_ball("cylinder", &cyl, &[axis, -axis], Some(r.min((b - a).norm() / 2.0)));
             let cone = Cone::new(b, a, r).unwrap();
             assert_inner_ball("cone", &cone, &[axis, -axis], None);
+            assert_outer_ball("cylinder", &cyl, &[], Some((half * half + r * r).sqrt()));
+            assert_outer_ball("cone", &cone, &[axis, -axis], None);
             let e0 = h.cross(&axis);
             if e0.norm() > 1e-3 {
                 let loz = Lozenge::new(a, e0, b - a, r).unwrap();
                 assert_inner_ball("lozenge", &loz, &[], Some(r));
+                let diagonals = [e0 + (b - a), e0 - (b - a), -e0 + (b - a), -e0 - (b - a)];
+                assert_outer_ball("lozenge", &loz, &diagonals, None);
             }
         }
     }
@@ -101,6 +154,16 @@ proptest! {
         // The rounding allowance is a few ulps of the size: the radius is exact to 1e-12.
         assert_inner_ball("box polyhedron", &poly, &normals, None);
         assert!((poly.inner_radius() - h.min()).abs() < 1e-12 * (1.0 + c.coords.amax() + h.max()));
+        let corners: Vec<_> = poly.vertices().iter().map(|v| v - poly.vertex_mean()).collect();
+        assert_outer_ball("box polyhedron", &poly, &corners, Some(h.norm()));
+    }
+
+    #[test]
+    fn outer_balls_of_triangles_and_polygons_hold_their_vertices(a in point(), b in point(), c in point()) {
+        let tri = Triangle::new(a, b, c).unwrap();
+        let m = tri.centroid();
+        let far = [a, b, c].iter().map(|p| (p - m).norm()).fold(0.0, f64::max);
+        assert_outer_ball("triangle", &tri, &[a - m, b - m, c - m], Some(far));
     }
 }
 
