@@ -171,3 +171,47 @@ fn regression_region_ten_to_the_thirty_long() {
     v[32] = -1.1825327451843324;
     exercise::run(&v);
 }
+
+/// Fuzz finding 24 (FUZZING.md): a degenerate triangle (a segment from (0.94, 0.94, 0.94) up
+/// the z axis) lying exactly along an edge of the query box, whose minimum corner is its end.
+/// The tree reported it; `triangle_aabb`, the brute-force oracle, did not: its edge-axis tests
+/// run in the box-centred frame, where the segment came out an ulp beyond the box's radius.
+#[test]
+fn regression_segment_along_an_edge_of_the_query_box() {
+    exercise::run(&[
+        0.078125,
+        0.0,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        2.6666259765625,
+        -0.024576,
+        2.65625,
+        0.008738,
+        0.0,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        0.941162109375,
+        2.659912109375,
+        3.4e-5,
+        0.0,
+        2.659912109375,
+        -0.000222,
+        -0.00030517578125,
+        -0.00030517578125,
+        2.6666259765625,
+        0.008738,
+        0.008957999999999999,
+    ]);
+}
