@@ -313,12 +313,12 @@ where
 /// pairs. `cache` as for [`gjk_distance`]; after `Separated` it holds the separating axis,
 /// which is the classic cached separating axis of the next frame.
 ///
-/// A cold query (no cached direction) first compares balls around the two interior points:
-/// when the inner balls ([`SupportMap::inner_radius`]) come within `margin`, so do the shapes
-/// (`Intersecting`, deep overlaps decided with no support call); when the outer balls
-/// ([`SupportMap::outer_radius`]) are farther apart than `margin`, so are the shapes
-/// (`Separated` along the line between the interior points). [`gjk_distance_within`] uses the
-/// outer balls the same way.
+/// Balls around the two interior points decide clear cases without iterating: when the
+/// outer balls ([`SupportMap::outer_radius`]) are farther apart than `margin`, so are the
+/// shapes (`Separated` along the line between the interior points; checked first, warm or
+/// cold, and by [`gjk_distance_within`] too); when the inner balls
+/// ([`SupportMap::inner_radius`]) come within `margin`, so do the shapes (`Intersecting`;
+/// checked before any support call when cold, and when a warm axis no longer separates).
 pub fn gjk_intersects<T, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -334,14 +334,14 @@ where
     let margin = margin.max(T::zero());
     // A cold query needs the interior points for its first direction anyway: the inner balls
     // then cost a few comparisons, and settle a deep overlap with nothing else computed.
-    let centres = (!cache.has_direction()).then(|| a.interior_point() - b.interior_point());
-    if let Some(c) = &centres {
-        if inner_balls_within(c, a.inner_radius() + b.inner_radius() + margin) {
+    let points = (!cache.has_direction()).then(|| (a.interior_point(), b.interior_point()));
+    if let Some((pa, pb)) = &points {
+        if inner_balls_within(&(pa - pb), a.inner_radius() + b.inner_radius() + margin) {
             cache.simplex_len = 0;
             return Intersection::Intersecting;
         }
     }
-    let (r, separating) = run(a, b, config, cache, Mode::Verdict(margin), centres);
+    let (r, separating) = run(a, b, config, cache, Mode::Verdict(margin), points);
     if let Some(axis) = separating {
         return Intersection::Separated { axis };
     }
@@ -383,7 +383,7 @@ fn run<T, const D: usize, A, B>(
     config: &GjkConfig<T>,
     cache: &mut GjkCache<T, D>,
     mode: Mode<T>,
-    centres: Option<Vector<T, D>>,
+    points: Option<(Point<T, D>, Point<T, D>)>,
 ) -> (GjkResult<T, D>, Option<Vector<T, D>>)
 where
     T: Real,
@@ -401,17 +401,23 @@ where
         }
     }
     let warm = cache.has_direction();
-    // The interior points' difference: a cold start's first direction, and in the boolean
-    // modes the outer balls' test, which is cheaper than the first support call even warm.
-    let centres = if warm && mode.margin().is_none() {
+    // The interior points (computed once, or passed in by the caller): their difference is a
+    // cold start's first direction, and the boolean modes test balls around them, which is
+    // cheaper than the first support call even warm.
+    let points = if warm && mode.margin().is_none() {
         None
     } else {
-        Some(centres.unwrap_or_else(|| a.interior_point() - b.interior_point()))
+        Some(points.unwrap_or_else(|| (a.interior_point(), b.interior_point())))
     };
-    if let (Some(c), Some(margin)) = (centres, mode.margin()) {
-        let reach = a.outer_radius() + b.outer_radius() + margin;
-        if outer_balls_apart(&c, reach, || (a.interior_point(), b.interior_point())) {
-            return separated_by_outer_balls(cache, c, reach - margin);
+    let centres = points.map(|(pa, pb)| pa - pb);
+    if let (Some((pa, pb)), Some(c), Some(margin)) = (points, centres, mode.margin()) {
+        let radii = a.outer_radius() + b.outer_radius();
+        if outer_balls_apart(&c, radii + margin, &pa, &pb) {
+            cache.direction = c;
+            let gap = c.norm();
+            // The interior points lie in their shapes: the gap is an upper bound on the distance.
+            let result = decided_by_balls(cache, c, GjkStatus::Separated, gap, (gap - radii).max(T::zero()));
+            return (result, Some(-c));
         }
     }
     let start = match centres {
@@ -448,83 +454,56 @@ where
     // A warm start whose axis no longer separates: the pair may have moved deep into
     // overlap, which the inner balls settle without iterating (cold starts are checked by
     // `gjk_intersects` before it gets here).
-    if let (true, Mode::Verdict(margin)) = (warm, mode) {
-        let c = a.interior_point() - b.interior_point();
+    if let (true, Mode::Verdict(margin), Some(c)) = (warm, mode, centres) {
         if inner_balls_within(&c, a.inner_radius() + b.inner_radius() + margin) {
-            return verdict_by_inner_balls(cache, c);
+            let result = decided_by_balls(cache, c, GjkStatus::Intersecting, T::zero(), T::zero());
+            return (result, None);
         }
     }
     iterate(a, b, config, cache, mode, Simplex::single_along(first, start), first.w)
 }
 
-/// Whether balls of radius `reach` in total, around interior points `gap` apart (at `pa`
-/// and `pb`), are certainly disjoint: the outer balls of A and B farther apart than the margin
-/// — then so are A and B, separated along the line between the interior points. The gap must
+/// Whether balls of radius `reach` in total, around interior points `pa` and `pb` (`gap`
+/// apart), are certainly disjoint: the outer balls of A and B farther apart than the margin,
+/// so A and B are too, separated along the line between the interior points. The gap must
 /// clear the reach by the rounding of the interior points' coordinates. A NaN or an infinite
 /// reach (an unknown outer ball) answers no, leaving the decision to GJK.
-/// `points` gives the interior points, asked for only when the gap is large enough to matter.
 #[inline]
 fn outer_balls_apart<T: Real, const D: usize>(
     gap: &Vector<T, D>,
     reach: T,
-    points: impl FnOnce() -> (Point<T, D>, Point<T, D>),
+    pa: &Point<T, D>,
+    pb: &Point<T, D>,
 ) -> bool {
     if !reach.is_finite() || reach < T::zero() {
         return false;
     }
+    let needed = reach + T::epsilon() * T::lit(64.0) * (reach + pa.coords.amax() + pb.coords.amax());
     // The length is at least the largest component; compared as a ratio, no overflow.
-    let beyond =
-        |needed: T| gap.amax() > needed || (needed > T::zero() && (gap / needed).norm_squared() > T::one());
-    if !beyond(reach) {
-        return false;
+    gap.amax() > needed || (needed > T::zero() && (gap / needed).norm_squared() > T::one())
+}
+
+/// The answer of a boolean query settled by balls around the interior points (`centres` =
+/// A's minus B's): only its status and bounds are meaningful (boolean callers read nothing
+/// else), and no simplex history is kept.
+fn decided_by_balls<T: Real, const D: usize>(
+    cache: &mut GjkCache<T, D>,
+    centres: Vector<T, D>,
+    status: GjkStatus,
+    distance: T,
+    lower_bound: T,
+) -> GjkResult<T, D> {
+    cache.simplex_len = 0;
+    let origin = Point::origin();
+    GjkResult {
+        status,
+        distance,
+        lower_bound,
+        point_a: origin,
+        point_b: origin,
+        simplex: Simplex::single(SimplexVertex { w: centres, a: origin, b: origin }),
+        iterations: 0,
     }
-    let (pa, pb) = points();
-    beyond(reach + T::epsilon() * T::lit(64.0) * (reach + pa.coords.amax() + pb.coords.amax()))
-}
-
-/// The answer of a boolean query settled by the outer balls: separated along the line between
-/// the interior points (`centres` = A's minus B's), which the cache keeps for the next frame.
-fn separated_by_outer_balls<T: Real, const D: usize>(
-    cache: &mut GjkCache<T, D>,
-    centres: Vector<T, D>,
-    radii: T,
-) -> (GjkResult<T, D>, Option<Vector<T, D>>) {
-    cache.direction = centres;
-    cache.simplex_len = 0;
-    let origin = Point::origin();
-    // Boolean callers read only the separating axis; the distance here is an upper bound
-    // (both interior points lie in their shapes) and the lower bound is proven.
-    let gap = centres.norm();
-    let result = GjkResult {
-        status: GjkStatus::Separated,
-        distance: gap,
-        lower_bound: (gap - radii).max(T::zero()),
-        point_a: origin,
-        point_b: origin,
-        simplex: Simplex::single(SimplexVertex { w: centres, a: origin, b: origin }),
-        iterations: 0,
-    };
-    (result, Some(-centres))
-}
-
-/// The answer of a verdict-only query settled by the inner balls: overlapping, with no
-/// simplex to speak of (only the status is read) and no simplex history kept.
-fn verdict_by_inner_balls<T: Real, const D: usize>(
-    cache: &mut GjkCache<T, D>,
-    centres: Vector<T, D>,
-) -> (GjkResult<T, D>, Option<Vector<T, D>>) {
-    cache.simplex_len = 0;
-    let origin = Point::origin();
-    let result = GjkResult {
-        status: GjkStatus::Intersecting,
-        distance: T::zero(),
-        lower_bound: T::zero(),
-        point_a: origin,
-        point_b: origin,
-        simplex: Simplex::single(SimplexVertex { w: centres, a: origin, b: origin }),
-        iterations: 0,
-    };
-    (result, None)
 }
 
 /// GJK's main loop from a starting simplex and its closest point `v`.
