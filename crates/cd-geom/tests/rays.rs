@@ -100,7 +100,7 @@ fn ray_aabb_cases() {
     // Huge: box at 1e6, t = 1e6 - 1.
     let far = Aabb::new(p3(1e6 - 1.0, -1.0, -1.0), p3(1e6 + 1.0, 1.0, 1.0)).unwrap();
     assert_eq!(ray_aabb(&ray(p3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)), &far).unwrap().t, 1e6 - 1.0);
-    // Tiny direction component (1e-300 → inverse overflows): treated as parallel, no NaN.
+    // Tiny direction component (1e-300, inverse 1e300): the y slab spans t = ±1e300, no NaN.
     let h = ray_aabb(&ray(p3(-5.0, 0.0, 0.0), v3(1.0, 1e-300, 0.0)), &b).unwrap();
     assert_eq!(h.t, 4.0);
 }
@@ -163,6 +163,68 @@ fn ray_kdop_and_polyhedron() {
     assert!(close(h.t, 4.0) && (h.normal - v3(-1.0, 0.0, 0.0)).norm() < 1e-12);
     assert!(ray_convex_polyhedron(&ray(p3(-5.0, 1.5, 0.5), v3(1.0, 0.0, 0.0)), &cube).is_none());
     assert_eq!(ray_convex_polyhedron(&ray(p3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)), &cube).unwrap().t, 0.0);
+}
+
+/// Rays from the origin aimed exactly at a corner of a box (`d = c`, so the ray passes through
+/// `c` at `t = 1` in exact arithmetic) must hit the box at or before `t = 1`, whatever the
+/// rounding of the slab parameters: the ray-through-corner case of fuzz finding 25, where a
+/// 10⁻³⁰⁰ direction component put the computed entry an ulp past the exit. Boxes of every
+/// size on the far side of the corner; the same for the k-DOP of the box's corners.
+#[test]
+fn rays_through_a_box_corner_always_hit() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let coordinate = |next: &mut dyn FnMut() -> u64| {
+        let r = next();
+        let mantissa = 1.0 + (r >> 11) as f64 / (1u64 << 53) as f64;
+        let exponent = [-300, -20, -1, 0, 0, 1, 3, 10][(r & 7) as usize];
+        let sign = if r & 8 == 0 { 1.0 } else { -1.0 };
+        if r & 0xf0 == 0 {
+            0.0
+        } else {
+            sign * mantissa * 2f64.powi(exponent * 10 / 3)
+        }
+    };
+    for _ in 0..20_000 {
+        let c = p3(coordinate(&mut next), coordinate(&mut next), coordinate(&mut next));
+        if c.coords.norm_squared() == 0.0 {
+            continue;
+        }
+        // The box reaches from the corner away from or towards the origin, per axis.
+        let far = Point3::from(c.coords.map(|x| {
+            let r = next();
+            let size = (1.0 + (r >> 40) as f64) * 1e-3 * (1.0 + x.abs());
+            if r & 1 == 0 {
+                x + size
+            } else {
+                x - size
+            }
+        }));
+        let (lo, hi) = (c.inf(&far), c.sup(&far));
+        let b = Aabb::new(lo, hi).unwrap();
+        let r = ray(Point3::origin(), c.coords);
+        let t = ray_aabb(&r, &b).map(|h| h.t);
+        assert!(t.is_some_and(|t| t <= 1.0 + 1e-12), "ray_aabb through corner {c:?} of {b:?}: {t:?}");
+        let prepared = PreparedRay::new(&r);
+        assert!(prepared.enter_box(&lo, &hi, r.max_t()).is_some(), "enter_box through corner {c:?} of {b:?}");
+        let corners: Vec<Point3<f64>> = (0..8)
+            .map(|k| {
+                p3(
+                    if k & 1 == 1 { hi.x } else { lo.x },
+                    if k & 2 == 2 { hi.y } else { lo.y },
+                    if k & 4 == 4 { hi.z } else { lo.z },
+                )
+            })
+            .collect();
+        let dop = Dop14::<f64>::from_points(&corners).unwrap();
+        let t = ray_kdop(&r, &dop).map(|h| h.t);
+        assert!(t.is_some_and(|t| t <= 1.0 + 1e-12), "ray_kdop through corner {c:?} of {dop:?}: {t:?}");
+    }
 }
 
 // ---------- ray / triangle ----------

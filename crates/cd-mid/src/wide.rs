@@ -193,9 +193,12 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
                 }
             }
         };
+        // Box entries are compared with the best hit so far with a few ulps of slack: rounding
+        // in the slab arithmetic can put a box's entry just past a hit that lies inside it.
+        let slack = T::one() + T::lit(8.0) * T::epsilon();
         if let Some((bv, count)) = &self.root_leaf {
             ws.stats.volume_tests += 1;
-            if crate::volume::VolumeRay::new(ray).enter_box(bv.min(), bv.max(), limit).is_some() {
+            if crate::volume::VolumeRay::new(ray).enter_box(bv.min(), bv.max(), limit * slack).is_some() {
                 visit_range(0, *count, &mut limit, ws);
             }
             return best;
@@ -205,9 +208,6 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         stack.clear();
         stack.push((T::zero(), 0));
         let mut volume_tests = 0u64;
-        // Box entries are compared with the best hit so far with a few ulps of slack: rounding
-        // in the slab arithmetic can put a box's entry just past a hit that lies inside it.
-        let slack = T::one() + T::lit(8.0) * T::epsilon();
         while let Some((entry, n)) = stack.pop() {
             if entry > limit * slack {
                 continue;

@@ -215,3 +215,39 @@ fn regression_segment_along_an_edge_of_the_query_box() {
         0.008957999999999999,
     ]);
 }
+
+/// Fuzz finding 25 (FUZZING.md): a ray from the origin along (0, 10⁻³⁰⁰, −9.26) ends exactly on
+/// a triangle lying in the plane z = −9.26 (a hit at t = 1, at a corner of the triangle's
+/// box). Brute force found it; the tree did not: the slab parameters `(bound − o)·(1/d)` of the
+/// root box rounded the entry an ulp past the exit.
+#[test]
+fn regression_ray_ending_on_a_triangle_at_a_corner_of_its_box() {
+    exercise::run(&[
+        19088000000.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        1e-300,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        0.0,
+        0.0,
+        -9.25506591796875,
+        0.0,
+        1e-300,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+        -9.25506591796875,
+    ]);
+}

@@ -52,7 +52,8 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
         self.parallel[i]
     }
 
-    /// Entry parameter into the box `[lo, hi]` within `[0, max_t]` (touching counts), `None`
+    /// Entry parameter into the box `[lo, hi]` within `[0, max_t]` (touching counts, within
+    /// a few ulps: see [`ray_aabb`]), `None`
     /// on a miss: the bare slab test hierarchy traversals run per node, without the entry axis
     /// [`ray_aabb_interval`] also tracks. O(D), no division.
     #[inline(always)]
@@ -81,8 +82,19 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
                 t_exit = far;
             }
         }
-        (t_enter <= t_exit).then_some(t_enter)
+        slabs_meet(t_enter, t_exit).then(|| t_enter.min(t_exit))
     }
+}
+
+/// Do the slab intervals still meet, with a few ulps of slack on the exit (Ize 2013, "Robust
+/// BVH ray traversal")? Each computed parameter `(bound − o)·(1/d)` carries three roundings,
+/// so a ray that touches a box at a corner or along an edge can come out with its entry an ulp
+/// or two past its exit; `1 + 4ε` covers both errors, so the test errs towards a hit by at
+/// most that much, never towards a miss. Callers report `min(t_enter, t_exit)` so a hit stays
+/// within `[0, max_t]`.
+#[inline(always)]
+pub(crate) fn slabs_meet<T: Real>(t_enter: T, t_exit: T) -> bool {
+    t_enter <= t_exit * (T::one() + T::lit(4.0) * T::epsilon())
 }
 
 /// The parameter interval `[t_enter, t_exit]` (clipped to `[0, max_t]`) over which a prepared
@@ -115,16 +127,18 @@ pub fn ray_aabb_interval<T: Real, const D: usize>(
         if far < t_exit {
             t_exit = far;
         }
-        if t_enter > t_exit {
+        if !slabs_meet(t_enter, t_exit) {
             return None;
         }
     }
-    Some((t_enter, t_exit, axis))
+    Some((t_enter.min(t_exit), t_exit, axis))
 }
 
 /// Ray/AABB by the slab method (RTR 22.7.1) with the inverse direction computed once.
 /// Returns the entry parameter and the face normal; a ray starting inside hits at `t = 0` with a
-/// zero normal. O(D).
+/// zero normal. Touching a face, edge or corner counts as a hit even when rounding puts the
+/// computed entry a few ulps past the exit (the exit gets `1 + 4ε` of slack, Ize 2013), so a
+/// ray that misses a box by a few ulps of its parameter may be reported as touching it. O(D).
 ///
 /// ```
 /// use cd_geom::{ray_aabb, Aabb, Ray};
@@ -179,11 +193,11 @@ fn slabs<T: Real, const D: usize>(
         if far < t_exit {
             t_exit = far;
         }
-        if t_enter > t_exit {
+        if !slabs_meet(t_enter, t_exit) {
             return None;
         }
     }
-    Some((t_enter, t_exit, axis))
+    Some((t_enter.min(t_exit), t_exit, axis))
 }
 
 /// [`ray_aabb`] for a [`PreparedRay`].

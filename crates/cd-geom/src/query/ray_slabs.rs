@@ -1,11 +1,17 @@
 //! Generalized slab tests: ray/k-DOP (Kay–Kajiya 1986) and ray/convex polyhedron (Cyrus–Beck
 //! 1978 clipping against the face planes), RTR 22.7.1 and 22.13.4.
 
+use crate::query::ray_aabb::slabs_meet;
 use crate::{ConvexPolyhedron, Kdop, Ray, RayHit, Real, Vector};
 
 /// Ray/k-DOP: each of the `N` slabs `min ≤ n·x ≤ max` clips the parameter interval. Entry
 /// normal is the entering slab's (normalized) direction; starting inside gives `t = 0` and a
 /// zero normal. O(N·D).
+///
+/// Touching counts, and the test errs towards a hit by a few ulps, never towards a miss: each
+/// slab is widened by the rounding bound of `n·o` (the ray origin's projection) and the exit
+/// gets the slack of [`ray_aabb`](crate::ray_aabb), so a ray grazing a corner of the k-DOP is
+/// not lost to the rounding of its slab parameters.
 pub fn ray_kdop<T: Real, const D: usize, const N: usize>(
     ray: &Ray<T, D>,
     kdop: &Kdop<T, D, N>,
@@ -14,10 +20,14 @@ pub fn ray_kdop<T: Real, const D: usize, const N: usize>(
     let mut t_enter = T::zero();
     let mut t_exit = ray.max_t();
     let mut entry: Option<Vector<T, D>> = None;
+    // A dot product of D terms is within (D + 1)·u·Σ|nᵢoᵢ| of the exact value (u = ε/2).
+    let rounding = T::lit(D as f64 + 1.0) * T::epsilon();
     for (k, n) in dirs.iter().enumerate() {
         let num = n.dot(&ray.origin().coords);
+        let err = rounding
+            * n.iter().zip(ray.origin().coords.iter()).fold(T::zero(), |s, (a, b)| s + (*a * *b).abs());
         let den = n.dot(ray.dir());
-        let (lo, hi) = (kdop.min()[k], kdop.max()[k]);
+        let (lo, hi) = (kdop.min()[k] - err, kdop.max()[k] + err);
         let inv = T::one() / den;
         if !inv.is_finite() {
             if num < lo || num > hi {
@@ -35,16 +45,17 @@ pub fn ray_kdop<T: Real, const D: usize, const N: usize>(
         if far < t_exit {
             t_exit = far;
         }
-        if t_enter > t_exit {
+        if !slabs_meet(t_enter, t_exit) {
             return None;
         }
     }
     let normal = entry.map_or_else(Vector::zeros, |n| n.normalize());
-    Some(RayHit { t: t_enter, normal })
+    Some(RayHit { t: t_enter.min(t_exit), normal })
 }
 
 /// Ray/convex polyhedron by Cyrus–Beck clipping: every face plane (outward normal `n`) either
-/// starts (`n·d < 0`) or ends (`n·d > 0`) the inside interval. O(F).
+/// starts (`n·d < 0`) or ends (`n·d > 0`) the inside interval; the exit gets the few ulps of
+/// slack of [`ray_aabb`](crate::ray_aabb), so grazing an edge or a corner counts. O(F).
 pub fn ray_convex_polyhedron<T: Real>(ray: &Ray<T, 3>, poly: &ConvexPolyhedron<T>) -> Option<RayHit<T, 3>> {
     let mut t_enter = T::zero();
     let mut t_exit = ray.max_t();
@@ -67,9 +78,9 @@ pub fn ray_convex_polyhedron<T: Real>(ray: &Ray<T, 3>, poly: &ConvexPolyhedron<T
         } else if t < t_exit {
             t_exit = t;
         }
-        if t_enter > t_exit {
+        if !slabs_meet(t_enter, t_exit) {
             return None;
         }
     }
-    Some(RayHit { t: t_enter, normal: entry.unwrap_or_else(Vector::zeros) })
+    Some(RayHit { t: t_enter.min(t_exit), normal: entry.unwrap_or_else(Vector::zeros) })
 }

@@ -165,12 +165,12 @@ fn traverse_by_entry<T, const D: usize, B, N>(
     let mut primitive_tests = 0u64;
     let mut stack = core::mem::take(&mut ws.nodes);
     stack.clear();
-    if let Some(t0) = entry(root.volume(), limit) {
-        stack.push((t0, 0));
-    }
     // Box entries are compared with the current limit with a few ulps of slack: rounding in
     // the slab arithmetic can put a box's entry just past a hit that lies inside it.
     let slack = T::one() + T::lit(8.0) * T::epsilon();
+    if let Some(t0) = entry(root.volume(), limit * slack) {
+        stack.push((t0, 0));
+    }
     'nodes: while let Some((entered, n)) = stack.pop() {
         if entered > limit * slack {
             continue;
