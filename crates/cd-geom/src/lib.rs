@@ -24,6 +24,7 @@
 mod bounding_volume;
 mod directions;
 mod error;
+pub mod exact;
 mod real;
 mod result;
 pub mod validate;

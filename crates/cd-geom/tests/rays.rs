@@ -16,6 +16,15 @@ fn ray(o: Point3<f64>, d: Vector3<f64>) -> Ray<f64, 3> {
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
 }
+/// A deterministic stream of 64-bit values (xorshift), for the sweeps below.
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
 
 // ---------- ray / ball ----------
 
@@ -172,13 +181,7 @@ fn ray_kdop_and_polyhedron() {
 /// size on the far side of the corner; the same for the k-DOP of the box's corners.
 #[test]
 fn rays_through_a_box_corner_always_hit() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let coordinate = |next: &mut dyn FnMut() -> u64| {
         let r = next();
         let mantissa = 1.0 + (r >> 11) as f64 / (1u64 << 53) as f64;
@@ -542,4 +545,82 @@ fn regression_ray_triangle_subnormal_components_give_finite_hits() {
             assert!(h.t.is_finite() && h.u.is_finite() && h.v.is_finite(), "{name}: {h:?}");
         }
     }
+}
+
+/// Fuzz finding 26 (FUZZING.md): a sliver 8.7·10⁹ long and 9·10⁻⁴ wide lying in the plane
+/// z = −3·10⁻⁴, and a ray from (10⁹, 4.31, 4.31) along (1, 1, 1) whose line crosses that plane
+/// behind its origin (t ≈ −1). The watertight test reported a hit at t = 6,944, 40,000 units
+/// from the triangle: the shear had blurred the sliver's width, and the depths interpolated
+/// with those weights cancelled.
+#[test]
+fn regression_watertight_sliver_far_from_the_ray_origin() {
+    let tri = Triangle::new(
+        p3(8705000000.0, -0.00030517578125, -0.00030517578125),
+        p3(-0.00030517578125, -0.00030517578125, -0.00030517578125),
+        p3(-0.00030517578125, -0.001220703125, -0.00030517578125),
+    )
+    .unwrap();
+    let d = 4.31365966796875;
+    let r = ray(p3(1e9, d, d), v3(d, d, d));
+    assert_eq!(ray_triangle_watertight(&r, &tri), None);
+    assert_eq!(ray_triangle(&r, &tri), None);
+    // Reversed, the ray reaches the plane at t = (d + 3·10⁻⁴)/d ≈ 1.0000707, at
+    // (10⁹ − 4.3, −3·10⁻⁴, −3·10⁻⁴): on the sliver's long edge, a hit. Aimed at a point inside
+    // the sliver from elsewhere, a hit on the plane at t = 1.
+    let back = ray_triangle_watertight(&ray(p3(1e9, d, d), v3(-d, -d, -d)), &tri).expect("edge hit");
+    assert!((back.t - (d + 0.00030517578125) / d).abs() < 1e-12, "{back:?}");
+    let target = p3(1e9, -0.0005, -0.00030517578125);
+    let aimed = ray(p3(1e9 - 3.0, 4.0, 5.0), target - p3(1e9 - 3.0, 4.0, 5.0));
+    let hit = ray_triangle_watertight(&aimed, &tri).expect("aimed at the sliver");
+    let at = aimed.at(hit.t);
+    assert!((at.z + 0.00030517578125).abs() < 1e-12 && (hit.t - 1.0).abs() < 1e-9, "{hit:?} at {at:?}");
+}
+
+/// Every hit the watertight test reports lies on the triangle (within its bounding box, to
+/// rounding of the largest coordinate): slivers up to 10¹⁰ long and down to 10⁻⁶ wide in the
+/// plane z = c, rays from far away aimed near them or in random directions.
+#[test]
+fn watertight_hits_on_slivers_lie_on_the_sliver() {
+    let mut bits = xorshift(0x5851_f42d_4c95_7f2d);
+    let mut unit = move || (bits() >> 11) as f64 / (1u64 << 53) as f64;
+    let mut hits = 0;
+    for _ in 0..50_000 {
+        let length = 10f64.powf(unit() * 10.0);
+        let width = 10f64.powf(-6.0 + unit() * 6.0);
+        let c = (unit() - 0.5) * 10.0;
+        let x0 = (unit() - 0.5) * length;
+        let tri = Triangle::new(
+            p3(x0 + length, (unit() - 0.5) * width, c),
+            p3(x0, (unit() - 0.5) * width, c),
+            p3(x0 + unit() * length, width, c),
+        )
+        .unwrap();
+        let o = p3((unit() - 0.5) * 4.0 * length, (unit() - 0.5) * 10.0, (unit() - 0.5) * 10.0);
+        // Aimed at a point near the sliver, in a random direction, or along a diagonal (equal
+        // components: the shear then runs along x, the sliver's long axis, as in the finding).
+        let pick = unit();
+        let d = if pick < 0.4 {
+            p3(x0 + unit() * length, (unit() - 0.5) * width * 2.0, c) - o
+        } else if pick < 0.7 {
+            v3(unit() - 0.5, unit() - 0.5, unit() - 0.5)
+        } else {
+            let sign = |u: f64| if u < 0.5 { -1.0 } else { 1.0 };
+            v3(sign(unit()), sign(unit()), sign(unit())) * (0.1 + unit())
+        };
+        let Ok(r) = Ray::new(o, d) else { continue };
+        if let Some(hit) = ray_triangle_watertight(&r, &tri) {
+            hits += 1;
+            let at = r.at(hit.t);
+            // Rounding error relative to the largest coordinate involved: the shear mixes the
+            // coordinates, so a sliver's plane is only known to a tilt of ε·size/width and the
+            // hit to that times the size. The bug was 10⁴ off with sizes of 10¹⁰: far outside.
+            let size =
+                tri.vertices().iter().chain([r.origin(), &at]).fold(1.0f64, |m, p| m.max(p.coords.amax()));
+            let slack = 1e-9 * size;
+            let bounds = Aabb::from_points(&tri.vertices()).unwrap();
+            let outside = (bounds.min() - at).sup(&(at - bounds.max())).max();
+            assert!(outside <= slack, "{tri:?} {r:?}: hit {hit:?} at {at:?}, {outside} outside the box");
+        }
+    }
+    assert!(hits > 1000, "only {hits} hits: the test aims badly");
 }

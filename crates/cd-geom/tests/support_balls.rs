@@ -207,3 +207,19 @@ fn open_face_lists_have_no_inner_ball() {
     assert_eq!(SupportMap::<f64, 3>::inner_radius(&tri), 0.0);
     assert_eq!(SupportMap::<f64, 3>::inner_radius(&Point3::new(1.0, 2.0, 3.0)), 0.0);
 }
+
+/// References and boxes (`&S`, `Box<S>`, `Box<dyn SupportMap>`) report the balls of the shape
+/// they hold, not the unknown defaults: a boxed shape keeps its early accepts and rejects.
+#[test]
+fn references_and_boxes_forward_their_balls() {
+    let ball = Ball::new(Point3::new(1.0, 2.0, 3.0), 0.75).unwrap();
+    let by_ref: &dyn SupportMap<f64, 3> = &ball;
+    let boxed: Box<dyn SupportMap<f64, 3>> = Box::new(ball);
+    for (name, shape) in [("&dyn", by_ref), ("Box<dyn>", &boxed as &dyn SupportMap<f64, 3>)] {
+        assert_eq!(shape.inner_radius(), 0.75, "{name}");
+        assert_eq!(shape.outer_radius(), 0.75, "{name}");
+        assert_eq!(shape.interior_point(), Point3::new(1.0, 2.0, 3.0), "{name}");
+    }
+    let boxed_ball = Box::new(ball);
+    assert_eq!(SupportMap::<f64, 3>::outer_radius(&boxed_ball), 0.75);
+}

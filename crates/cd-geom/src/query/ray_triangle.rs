@@ -2,6 +2,7 @@
 //! double-sided and a back-face-culling variant, and the watertight test of Woop, Benthin and
 //! Wald 2013.
 
+use crate::exact::difference_of_products;
 use crate::{Point, Ray, Real, Segment, Triangle, TriangleHit};
 
 /// Möller–Trumbore, **double-sided**: hits from either side. The division by the determinant is
@@ -74,8 +75,12 @@ fn scale_hit<T: Real>(t: T, u: T, v: T, adet: T) -> TriangleHit<T> {
 
 /// The watertight ray/triangle test (Woop, Benthin, Wald 2013): the ray is sheared so it runs
 /// along +z, then the 2D edge functions decide inside/outside. Rays through a shared edge or
-/// vertex of a closed mesh hit at least one of the triangles, never zero; when an edge
-/// function rounds to zero it is recomputed in `f64`. Double-sided. O(1).
+/// vertex of a closed mesh hit at least one of the triangles, never zero; an edge function
+/// that rounds to zero is recomputed from exact products
+/// ([`exact::difference_of_products`](crate::exact::difference_of_products)). When the
+/// triangle reaches both behind and ahead of the ray's origin along the shear axis, the hit
+/// parameter comes from the triangle's plane rather than from the sheared depths (which
+/// cancel there, badly for slivers far from the origin). Double-sided. O(1).
 pub fn ray_triangle_watertight<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>) -> Option<TriangleHit<T>> {
     let zero = T::zero();
     // Work with the direction scaled to a largest component of 1 (t is rescaled at the end), so
@@ -98,15 +103,20 @@ pub fn ray_triangle_watertight<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>) -
     let (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz]);
     let (bx, by) = (b[kx] - sx * b[kz], b[ky] - sy * b[kz]);
     let (cx, cy) = (c[kx] - sx * c[kz], c[ky] - sy * c[kz]);
-    let mut u = cx * by - cy * bx;
-    let mut v = ax * cy - ay * cx;
-    let mut w = bx * ay - by * ax;
-    if u == zero || v == zero || w == zero {
-        let f = |p: T, q: T, r: T, s: T| T::lit(p.to_f64() * q.to_f64() - r.to_f64() * s.to_f64());
-        u = f(cx, by, cy, bx);
-        v = f(ax, cy, ay, cx);
-        w = f(bx, ay, by, ax);
-    }
+    // The edge functions, each a difference of two products. One that rounds to exactly zero
+    // (the ray through an edge or a vertex, or a cancellation) is recomputed from exact
+    // products, so its sign is right (Woop et al. recompute in higher precision).
+    let edge = |p: T, q: T, r: T, s: T| {
+        let value = p * q - r * s;
+        if value != T::zero() {
+            value
+        } else {
+            T::lit(difference_of_products(p.to_f64(), q.to_f64(), r.to_f64(), s.to_f64()))
+        }
+    };
+    let u = edge(cx, by, cy, bx);
+    let v = edge(ax, cy, ay, cx);
+    let w = edge(bx, ay, by, ax);
     if (u < zero || v < zero || w < zero) && (u > zero || v > zero || w > zero) {
         return None;
     }
@@ -117,10 +127,27 @@ pub fn ray_triangle_watertight<T: Real>(ray: &Ray<T, 3>, tri: &Triangle<T, 3>) -
     let (az, bz, cz) = (sz * a[kz], sz * b[kz], sz * c[kz]);
     let t_scaled = u * az + v * bz + w * cz;
     let (t_scaled, adet) = if det < zero { (-t_scaled, -det) } else { (t_scaled, det) };
+    let sign = if det < zero { -T::one() } else { T::one() };
+    // The hit parameter interpolates the sheared depths with the edge functions as weights.
+    // When the depths have both signs (the triangle reaches behind and ahead of the origin
+    // along the dominant axis) the terms cancel, and the weights' relative error, which the
+    // shear of far-away vertices can make large, is multiplied by the depths: a 10¹⁰-long
+    // sliver in the plane z = −3·10⁻⁴ once gave t = 6,944 for a ray whose line crosses that
+    // plane behind its origin. Then t comes from the triangle's own plane instead.
+    let behind = az < zero || bz < zero || cz < zero;
+    let ahead = az > zero || bz > zero || cz > zero;
+    if behind && ahead {
+        let n = (tri.b() - tri.a()).cross(&(tri.c() - tri.a()));
+        let t = n.dot(&a) / n.dot(ray.dir());
+        if !(t >= zero && t <= ray.max_t() && t.is_finite()) {
+            return None;
+        }
+        let hit = scale_hit(zero, v * sign, w * sign, adet);
+        return Some(TriangleHit { t, ..hit });
+    }
     if t_scaled < zero || t_scaled > ray.max_t() * scale * adet {
         return None;
     }
-    let sign = if det < zero { -T::one() } else { T::one() };
     let hit = scale_hit(t_scaled, v * sign, w * sign, adet);
     Some(TriangleHit { t: hit.t / scale, ..hit })
 }

@@ -89,6 +89,14 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     fn interior_point(&self) -> Point<T, D> {
         (**self).interior_point()
     }
+    #[inline(always)]
+    fn inner_radius(&self) -> T {
+        (**self).inner_radius()
+    }
+    #[inline(always)]
+    fn outer_radius(&self) -> T {
+        (**self).outer_radius()
+    }
 }
 
 /// The axis-aligned box of a support map: the extreme points along `±` each coordinate axis
