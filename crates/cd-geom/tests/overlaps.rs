@@ -622,3 +622,53 @@ fn large_f32_faces_have_normals() {
         Triangle::new(Point3::new(1e9f32, 0.0, 5.0), Point3::new(0.0, 8.0, -2e8), Point3::new(0.0, 5.0, 1e9));
     assert!(far.unwrap().normal().is_ok());
 }
+
+/// Fuzz finding 27 (FUZZING.md): a triangle lying in the face y = min y of a box 10⁻⁶ thick
+/// in y. Touching counts, but the plane test, run in the box-centred frame, put the plane an
+/// ulp beyond the box's half-thickness.
+#[test]
+fn regression_triangle_in_a_face_of_a_thin_box() {
+    let lo = p3(0.008738, 0.008738, -1e-6);
+    let region = Aabb::new(lo, lo + v3(2.73406982421875, 1e-6, 2.6666259765625)).unwrap();
+    let t = Triangle::new(
+        p3(0.03229, 0.008738, 0.008738),
+        p3(0.008738, 0.008738, 0.0),
+        p3(0.008738, 0.008738, 0.008738),
+    )
+    .unwrap();
+    assert!(triangle_aabb(&t, &region));
+}
+
+/// Triangles lying in a face plane of a box, inside the face, always touch it: boxes of every
+/// size and thickness (down to 10⁻¹² of their position), each face, random triangles in it.
+#[test]
+fn triangles_in_a_box_face_touch_the_box() {
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut unit = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for _ in 0..20_000 {
+        let position = (unit() - 0.5) * 10f64.powf(unit() * 8.0 - 4.0);
+        let lo = p3(position * unit(), position * unit(), position * unit());
+        let size =
+            v3(unit(), unit(), unit()).map(|s| s * 10f64.powf(unit() * 12.0 - 12.0) * (1.0 + position.abs()));
+        let Ok(b) = Aabb::new(lo, lo + size) else { continue };
+        let axis = (unit() * 3.0) as usize % 3;
+        let face = if unit() < 0.5 { b.min()[axis] } else { b.max()[axis] };
+        // Three points of the face (convex combinations of its corners stay inside it).
+        let mut point = || {
+            let mut p = Point3::from(
+                b.min().coords + b.max().coords.zip_map(&b.min().coords, |h, l| h - l).map(|e| e * unit()),
+            );
+            p[axis] = face;
+            p.coords = p.coords.sup(&b.min().coords).inf(&b.max().coords);
+            p
+        };
+        let (p, q, r) = (point(), point(), point());
+        let Ok(t) = Triangle::new(p, q, r) else { continue };
+        assert!(triangle_aabb(&t, &b), "{t:?} in a face of {b:?}");
+    }
+}

@@ -305,3 +305,56 @@ fn regression_sliver_hit_far_off_its_box() {
         1e-7,
     ]);
 }
+
+/// Fuzz finding 27 (FUZZING.md): a triangle lying in the face y = min y of a query box 10⁻⁶
+/// thick. The tree listed it (touching counts); `triangle_aabb`, the oracle, did not: its
+/// plane test, in the box-centred frame, put the plane an ulp beyond the half-thickness.
+#[test]
+fn regression_triangle_in_a_face_of_the_query_box() {
+    exercise::run(&[
+        0.078125,
+        0.0,
+        0.008738,
+        8.173828125,
+        f64::NAN,
+        1.6510009765625,
+        0.0,
+        0.008738,
+        0.008738,
+        0.008738,
+        -1e-06,
+        2.73406982421875,
+        -1e-06,
+        2.6666259765625,
+        11520000000.0,
+        2.66021728515625,
+        0.03229,
+        -0.000222,
+        2.6666259765625,
+        11520000000.0,
+        2.66021728515625,
+        0.03229,
+        -1.9427490234375,
+        11520000000.0,
+        2.66021728515625,
+        0.03229,
+        0.008738,
+        0.008738,
+        0.008738,
+        0.008738,
+        0.0,
+        0.008738,
+        0.008738,
+        0.008738,
+        1e+75,
+        -0.00030517578125,
+        1.0528564453125,
+        0.008738,
+        2.6666259765625,
+        2.73406982421875,
+        1e-06,
+        1.02935791015625,
+        0.008738,
+        2.6666259765625,
+    ]);
+}
