@@ -85,7 +85,30 @@ impl<T: Real> SupportMap<T, 3> for Core<T> {
     }
     #[inline]
     fn interior_point(&self) -> Point<T, 3> {
-        Point3::origin()
+        match self {
+            Core::Point => Point3::origin(),
+            Core::Box(b) => b.interior_point(),
+            Core::Segment(s) => s.interior_point(),
+            Core::Hull(h) => h.interior_point(),
+        }
+    }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        match self {
+            Core::Point => T::zero(),
+            Core::Box(b) => b.inner_radius(),
+            Core::Segment(s) => s.inner_radius(),
+            Core::Hull(h) => h.inner_radius(),
+        }
+    }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        match self {
+            Core::Point => T::zero(),
+            Core::Box(b) => b.outer_radius(),
+            Core::Segment(s) => s.outer_radius(),
+            Core::Hull(h) => h.outer_radius(),
+        }
     }
 }
 

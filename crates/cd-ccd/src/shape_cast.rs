@@ -10,6 +10,11 @@
 //! iteration ends when the closest point of the simplex is within the radii plus a tolerance
 //! (touching), or when the motion is proven to miss (`v·r ≥ 0` with a separating plane).
 //!
+//! Before iterating, the shapes' outer balls ([`SupportMap::outer_radius`] around the interior
+//! points) bound the time of impact from below: the cast starts where the balls first touch,
+//! and returns at once when they never do during the motion (for two balls that start apart
+//! this is the exact answer's time, leaving one confirming iteration).
+//!
 //! `λ` only ever moves to times at which a separating plane still exists, so it never passes
 //! the true time of impact: an iteration cap returns a safe lower bound. Radii (sphere and
 //! capsule cores) are handled exactly, without running GJK on curved shapes.
@@ -81,13 +86,19 @@ where
     let r = motion.relative_velocity();
     let radius = clean_radius(radius_a) + clean_radius(radius_b);
     let max_t = motion.max_time();
-    let mut lambda = T::zero();
+    let (centre_a, centre_b) = (a.interior_point(), b.interior_point());
+    // Before the outer balls touch the shapes cannot: start there, or stop if they never do.
+    let reach = a.outer_radius() + b.outer_radius() + radius;
+    let mut lambda = match outer_balls_first_touch(&(centre_a - centre_b), &r, reach, max_t) {
+        BallTouch::Never => return None,
+        BallTouch::From(t) => t,
+    };
     // The start direction: from B's centre towards A's, roughly the closest point of A − B.
-    let mut v = a.interior_point() - b.interior_point();
+    let mut v = centre_a - centre_b + r * lambda;
     if v.norm_squared() <= T::zero() || !v.iter().all(|x| x.is_finite()) {
         v = Vector::from_fn(|i, _| if i == 0 { T::one() } else { T::zero() });
     }
-    let first = SimplexVertex::new(a.support(&-v), b.support(&v));
+    let first = SimplexVertex::new(a.support(&-v) + r * lambda, b.support(&v));
     let mut simplex = Simplex::single(first);
     v = first.w;
     let mut scale = v.norm().max(radius);
@@ -246,6 +257,52 @@ where
     })
 }
 
+/// When the outer balls of A and B (radius `reach` together, centres `gap` apart at time 0)
+/// first touch as A moves by `λ r` relative to B.
+enum BallTouch<T> {
+    /// They stay apart during `[0, max_t]`: so do the shapes.
+    Never,
+    /// Not before this time (0 when they touch at the start, or when a ball is unknown).
+    From(T),
+}
+
+/// The earliest `λ ∈ [0, max_t]` with `|gap + λ r| ≤ reach`: a lower bound on the time of
+/// impact of any shapes inside the balls, from the line's closest approach to the origin
+/// (stable where the quadratic's discriminant would cancel). The reach is padded by 64 ulps of
+/// the magnitudes involved, which dominates every rounding here, so the bound is safe (never
+/// after the true touch of the balls) and `Never` is only said of balls clearly apart.
+fn outer_balls_first_touch<T: Real, const D: usize>(
+    gap: &Vector<T, D>,
+    r: &Vector<T, D>,
+    reach: T,
+    max_t: T,
+) -> BallTouch<T> {
+    let rr = r.norm_squared();
+    if !reach.is_finite() || rr <= T::zero() || !rr.is_finite() || !gap.iter().all(|x| x.is_finite()) {
+        return BallTouch::From(T::zero());
+    }
+    let reach =
+        reach + T::lit(64.0) * T::epsilon() * (reach + gap.amax() + r.amax() * max_t.min(T::lit(1e30)));
+    if gap.norm_squared() <= reach * reach {
+        return BallTouch::From(T::zero());
+    }
+    // Closest approach of the line gap + λ r to the origin, at λ = closest.
+    let closest = -gap.dot(r) / rr;
+    let miss2 = (gap + r * closest).norm_squared();
+    if miss2 > reach * reach {
+        return BallTouch::Never;
+    }
+    let enter = closest - ((reach * reach - miss2) / rr).sqrt();
+    if enter > max_t {
+        return BallTouch::Never;
+    }
+    // Apart at 0 and the line enters the ball behind: moving away.
+    if closest < T::zero() {
+        return BallTouch::Never;
+    }
+    BallTouch::From(enter.max(T::zero()))
+}
+
 /// The simplex with every A-point moved by `delta` (every vertex stores A's support point at
 /// the current λ; when λ grows by `Δλ` they all move by `r Δλ`, keeping `w = a + λ r − b`).
 fn shifted<T: Real, const D: usize>(simplex: &Simplex<T, D>, delta: &Vector<T, D>) -> Simplex<T, D> {
@@ -295,5 +352,73 @@ fn clean_radius<T: Real>(r: T) -> T {
         r
     } else {
         T::zero()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector3;
+
+    /// The ball bound against sampling: never after the balls first touch, at most a few ulps
+    /// before it, and `Never` only when no sampled time has them touching.
+    #[test]
+    fn outer_ball_touch_is_a_tight_lower_bound() {
+        let mut state = 0x243f_6a88_85a3_08d3u64;
+        let mut unit = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut touching, mut never) = (0, 0);
+        for _ in 0..5_000 {
+            let gap = Vector3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5) * 20.0;
+            // Mostly towards the other ball, with scatter (some pass by, some fall short).
+            let r = -gap * (0.2 + unit()) + Vector3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5) * 15.0;
+            let reach = unit() * 5.0;
+            let max_t = unit() * 2.0;
+            let apart_at = |t: f64| (gap + r * t).norm() > reach;
+            // The first sampled time at which the balls touch (a 1/4000 grid of [0, max_t]).
+            let first = (0..=4000).map(|k| max_t * k as f64 / 4000.0).find(|&t| !apart_at(t));
+            match outer_balls_first_touch(&gap, &r, reach, max_t) {
+                BallTouch::Never => {
+                    never += 1;
+                    assert!(first.is_none(), "said never, but they touch at {first:?}");
+                }
+                BallTouch::From(t) => {
+                    touching += 1;
+                    assert!((0.0..=max_t).contains(&t));
+                    if let Some(f) = first {
+                        assert!(t <= f, "bound {t} after a sampled touch at {f}");
+                    }
+                    // Tight: touching (to rounding) at the bound, unless apart for all time
+                    // sampled (a graze between grid points).
+                    if t > 0.0 {
+                        assert!(((gap + r * t).norm() - reach).abs() <= 1e-9 * (1.0 + reach + gap.norm()));
+                    }
+                }
+            }
+        }
+        assert!(touching > 500 && never > 500, "{touching} touching, {never} never");
+    }
+
+    /// Unknown balls (infinite reach) or no motion give no bound, never a wrong `Never`.
+    #[test]
+    fn unknown_balls_and_no_motion_give_time_zero() {
+        let gap = Vector3::new(10.0, 0.0, 0.0);
+        let towards = Vector3::new(-1.0, 0.0, 0.0);
+        assert!(
+            matches!(outer_balls_first_touch(&gap, &towards, f64::INFINITY, 1.0), BallTouch::From(t) if t == 0.0)
+        );
+        assert!(
+            matches!(outer_balls_first_touch(&gap, &Vector3::zeros(), 1.0, 1.0), BallTouch::From(t) if t == 0.0)
+        );
+        // Head-on: gap 10, reach 2, speed 1 → touch at 8 (padded by ulps).
+        assert!(
+            matches!(outer_balls_first_touch(&gap, &towards, 2.0, 9.0), BallTouch::From(t) if (t - 8.0).abs() < 1e-12 && t <= 8.0)
+        );
+        assert!(matches!(outer_balls_first_touch(&gap, &towards, 2.0, 7.0), BallTouch::Never));
+        assert!(matches!(outer_balls_first_touch(&gap, &-towards, 2.0, 100.0), BallTouch::Never));
     }
 }
