@@ -12,8 +12,9 @@
 //! Child boxes are **quantized** to 8 bits per coordinate in the node's own frame (Ylitie,
 //! Karras and Laine 2017): a node of 8 children takes 136 bytes for `f32` instead of 288, so a
 //! traversal touches half the cache lines. Quantization rounds every box outwards (checked in
-//! the same arithmetic the traversal uses), and the slab test's exit parameter gets a few ulps of
-//! slack (Ize 2013), so no hit of the exact boxes is lost.
+//! the same arithmetic the traversal uses), the slab test's exit parameter gets a few ulps of
+//! slack (Ize 2013), and each slab is widened by the absolute rounding bound of its parameters
+//! (which matters where they are near 0), so no hit of the exact boxes is lost.
 
 use crate::bvh::Bvh;
 use crate::node::BvhNode;
@@ -299,10 +300,15 @@ impl<T: Real> RayLanes<T> {
                 }
                 continue;
             }
+            // α + q·β rounds with an absolute error of a few ulps of |α| + |q·β|, which near
+            // t = 0 no relative slack covers: a ray leaving a box's corner at t = 0 got an
+            // exit of −10⁻¹⁹ and missed the triangle it starts on (fuzz finding 28). Each
+            // slab is widened by that bound (one per axis, not per lane).
+            let err = T::lit(4.0) * T::epsilon() * (alpha.abs() + T::lit(255.0) * beta.abs());
             for l in 0..W {
                 let t1 = alpha + T::lit(lo[l] as f64) * beta;
                 let t2 = alpha + T::lit(hi[l] as f64) * beta;
-                let (near, far) = if t1 < t2 { (t1, t2) } else { (t2, t1) };
+                let (near, far) = if t1 < t2 { (t1 - err, t2 + err) } else { (t2 - err, t1 + err) };
                 t_near[l] = if near > t_near[l] { near } else { t_near[l] };
                 t_far[l] = if far < t_far[l] { far } else { t_far[l] };
             }

@@ -460,6 +460,16 @@ fn wide_hierarchies_cast_rays_like_the_binary_one() {
         d[k % 3] = 1.0;
         rays.push(Ray::new(o, d).unwrap());
     }
+    // Rays starting on a vertex (a hit at t = 0), most leaving the vertex's boxes at once
+    // through a corner: the quantized slab arithmetic must not round their exit below 0 (fuzz
+    // finding 28).
+    for k in 0..600 {
+        let o = bunny.vertices()[(k * 7) % bunny.vertices().len()];
+        let d = rng.point(1.0).coords;
+        if let Ok(ray) = Ray::new(o, d) {
+            rays.push(ray);
+        }
+    }
     let mut ws = QueryWorkspace::new();
     for config in configs() {
         let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::with_config(bunny.clone(), &config).unwrap();
@@ -471,6 +481,44 @@ fn wide_hierarchies_cast_rays_like_the_binary_one() {
             let leaf = |tri: u32, _| ray_triangle_watertight(ray, &bunny.triangle(tri as usize)).map(|h| h.t);
             assert_eq!(w4.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
             assert_eq!(w8.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
+        }
+    }
+    // A fan of triangles around a vertex at the origin, and rays leaving the origin in every
+    // direction: each starts on the fan (t = 0), and leaves most boxes through their corner
+    // at the origin. Fuzz finding 28: the quantized slab arithmetic rounded such an exit to
+    // −10⁻¹⁹ and the wide tree missed the hit.
+    let fan: Vec<Triangle<f64, 3>> = (0..40)
+        .map(|k| {
+            let (a, b) = (k as f64 * 0.157, (k + 1) as f64 * 0.157);
+            let z = 0.01 * (k % 7) as f64 - 0.03;
+            Triangle::new(
+                Point3::origin(),
+                Point3::new(-0.024 * a.cos(), -0.024 * a.sin().abs(), z),
+                Point3::new(-0.024 * b.cos(), -0.024 * b.sin().abs(), -z),
+            )
+            .unwrap()
+        })
+        // Triangles beyond the origin too, so the fan's box corners at the origin fall inside
+        // the quantization frames rather than on their padded edges.
+        .chain((0..10).map(|k| {
+            let s = 0.01 + 0.003 * k as f64;
+            Triangle::new(Point3::new(s, 0.02, 0.0), Point3::new(0.0, s, 0.03), Point3::new(0.02, 0.0, s))
+                .unwrap()
+        }))
+        .collect();
+    let fan = TriMesh::from_triangles(&fan).unwrap();
+    for config in configs() {
+        let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::with_config(fan.clone(), &config).unwrap();
+        let w4: cd_mid::WideBvh<f64, 4> = cd_mid::WideBvh::from_binary(m.bvh());
+        for _ in 0..2000 {
+            let Ok(ray) = Ray::new(Point3::origin(), rng.point(1.0).coords) else { continue };
+            let leaf = |tri: u32, _| ray_triangle_watertight(&ray, &fan.triangle(tri as usize)).map(|h| h.t);
+            assert_eq!(
+                w4.ray_closest(&ray, &mut ws, leaf).map(|h| h.1),
+                Some(0.0),
+                "{:?} {ray:?}",
+                config.builder
+            );
         }
     }
     // A one-triangle mesh is a single leaf: no wide node at all.

@@ -358,3 +358,64 @@ fn regression_triangle_in_a_face_of_the_query_box() {
         2.6666259765625,
     ]);
 }
+
+/// Fuzz finding 28 (FUZZING.md): a ray starting on a triangle's vertex at the origin (a hit
+/// at t = 0), leaving the triangle's box through its corner there. The wide tree missed it:
+/// its quantized slab parameter `α + q·β` for that corner came out −10⁻¹⁹ instead of 0, an
+/// absolute rounding error no relative slack on the exit covers.
+#[test]
+fn regression_ray_leaving_a_box_corner_at_its_start() {
+    exercise::run(&[
+        1000000000.0,
+        -0.0,
+        0.0,
+        0.0,
+        0.0,
+        -0.05279541015625,
+        4.58526611328125,
+        -0.00030517578125,
+        2.542724609375,
+        2000000000.0,
+        2000000000.0,
+        -9.019775390625,
+        -7.301025390625,
+        0.010914,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        1e-07,
+        -0.023902,
+        -0.023910999999999998,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        -0.023894,
+        -0.023902,
+        -0.023902,
+        0.022366,
+        0.0,
+        0.0,
+        0.0,
+        -0.023902,
+        -0.023902,
+        -0.023915,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        0.023902,
+        -0.023902,
+        -0.023902,
+        -0.023902,
+        -9.019775390625,
+        -9.019775390625,
+        -9.02099609375,
+        -0.035400390625,
+        -0.00030517578125,
+        0.042724609375,
+    ]);
+}
