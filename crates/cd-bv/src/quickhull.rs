@@ -129,21 +129,32 @@ fn initial_simplex(p: &[V3], eps: f64) -> Option<[usize; 4]> {
     // Only other points: rounding can put the chosen ones themselves a hair off their own line
     // or plane (a fuzzer found three points 7.7·10⁹ apart that did), and a repeated index
     // would make a flat "tetrahedron" whose faces find no neighbours.
-    let i2 = (0..p.len())
-        .filter(|&a| a != i0 && a != i1)
-        .max_by(|&a, &b| line_dist(&p[a]).total_cmp(&line_dist(&p[b])))?;
+    let i2 = farthest(p, |a| a != i0 && a != i1, line_dist)?;
     if line_dist(&p[i2]) <= eps {
         return None;
     }
     let n = (p[i1] - p[i0]).cross(&(p[i2] - p[i0])).normalize();
     let plane_dist = |q: &V3| n.dot(&(q - p[i0])).abs();
-    let i3 = (0..p.len())
-        .filter(|&a| a != i0 && a != i1 && a != i2)
-        .max_by(|&a, &b| plane_dist(&p[a]).total_cmp(&plane_dist(&p[b])))?;
+    let i3 = farthest(p, |a| a != i0 && a != i1 && a != i2, plane_dist)?;
     if plane_dist(&p[i3]) <= eps {
         return None;
     }
     Some([i0, i1, i2, i3])
+}
+
+/// The admitted point with the largest `measure` (the last of equals, as `max_by` gives),
+/// evaluating the measure once per point; `None` when no point is admitted.
+fn farthest(p: &[V3], admit: impl Fn(usize) -> bool, measure: impl Fn(&V3) -> f64) -> Option<usize> {
+    let mut best: Option<(f64, usize)> = None;
+    for (a, q) in p.iter().enumerate() {
+        if admit(a) {
+            let m = measure(q);
+            if best.is_none_or(|(b, _)| m.total_cmp(&b).is_ge()) {
+                best = Some((m, a));
+            }
+        }
+    }
+    best.map(|(_, a)| a)
 }
 
 /// The hull of degenerate input: a point, the extreme pair of a collinear set, or the 2D hull
@@ -225,11 +236,16 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
         if !faces[fi].alive || faces[fi].outside.is_empty() {
             continue;
         }
-        let eye = *faces[fi]
-            .outside
-            .iter()
-            .max_by(|&&a, &&b| faces[fi].dist(&p[a]).total_cmp(&faces[fi].dist(&p[b])))
-            .unwrap_or(&0);
+        // The farthest point of the list (one distance per point; the first of equals wins).
+        let face = &faces[fi];
+        let mut eye = face.outside[0];
+        let mut eye_dist = face.dist(&p[eye]);
+        for &q in &face.outside[1..] {
+            let d = face.dist(&p[q]);
+            if d > eye_dist {
+                (eye, eye_dist) = (q, d);
+            }
+        }
         let e = p[eye];
         // Depth-first walk over visible faces; horizon edges come out in counter-clockwise order.
         horizon.clear();
@@ -288,7 +304,7 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
         }
         for &q in &orphans {
             // A point within the tolerance of the eye is the eye, to rounding.
-            if q != eye && (p[q] - e).norm() > eps {
+            if q != eye && (p[q] - e).norm_squared() > eps * eps {
                 assign(&mut faces, first_new..first_new + m, q, &p[q], eps);
             }
         }
@@ -301,14 +317,31 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
 /// first face it is outside of would do in exact arithmetic and is 10–25 % faster, but with
 /// the tolerance a point barely outside its first face was later dropped while far outside
 /// another (fuzz finding 21): the farthest face keeps the largest margin.
+///
+/// Two running maxima over alternate faces make two short dependency chains of comparisons
+/// instead of one long one (this loop is most of the build); ties go to the first face, as a
+/// single scan's would.
 fn assign(faces: &mut [Face], range: core::ops::Range<usize>, i: usize, q: &V3, eps: f64) {
-    let mut best = (eps, usize::MAX);
-    for f in range {
+    let mut even = (eps, usize::MAX);
+    let mut odd = (eps, usize::MAX);
+    let mut f = range.start;
+    while f + 1 < range.end {
+        let (d0, d1) = (faces[f].dist(q), faces[f + 1].dist(q));
+        if d0 > even.0 {
+            even = (d0, f);
+        }
+        if d1 > odd.0 {
+            odd = (d1, f + 1);
+        }
+        f += 2;
+    }
+    if f < range.end {
         let d = faces[f].dist(q);
-        if d > best.0 {
-            best = (d, f);
+        if d > even.0 {
+            even = (d, f);
         }
     }
+    let best = if odd.0 > even.0 || (odd.0 == even.0 && odd.1 < even.1) { odd } else { even };
     if best.1 != usize::MAX {
         faces[best.1].outside.push(i);
     }
@@ -336,19 +369,23 @@ fn to_polyhedron<T: Real>(
             ((p[b] - p[a]).cross(&(p[c] - p[a])).norm_squared(), f)
         })
         .collect();
-    order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    // The index breaks ties, so an unstable sort gives the same order as a stable one.
+    order.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
     const NONE: usize = usize::MAX;
     let mut group = vec![NONE; faces.len()];
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    // Every group's members, one group after another; group k is
+    // `members[group_start[k]..group_start[k + 1]]` (one allocation for all of them).
+    let mut members: Vec<usize> = Vec::with_capacity(order.len());
+    let mut group_start: Vec<usize> = vec![0];
     let mut stack = Vec::new();
     for &(_, seed) in &order {
         if group[seed] != NONE {
             continue;
         }
-        let id = groups.len();
+        let id = group_start.len() - 1;
         let (n, d) = (faces[seed].n, faces[seed].d);
         let on_plane = |f: &Face| f.v.iter().all(|&v| (n.dot(&p[v]) + d).abs() <= eps);
-        let mut members = vec![seed];
+        members.push(seed);
         group[seed] = id;
         stack.push(seed);
         while let Some(f) = stack.pop() {
@@ -360,11 +397,11 @@ fn to_polyhedron<T: Real>(
                 }
             }
         }
-        groups.push(members);
+        group_start.push(members.len());
     }
     let mut remap = vec![NONE; p.len()];
     let mut vertices: Vec<Point<T, 3>> = Vec::new();
-    let mut out_faces: Vec<Vec<usize>> = Vec::with_capacity(groups.len());
+    let mut out_faces: Vec<Vec<usize>> = Vec::with_capacity(group_start.len() - 1);
     let mut add_face = |lp: &[usize], out_faces: &mut Vec<Vec<usize>>| {
         let face = lp
             .iter()
@@ -380,8 +417,11 @@ fn to_polyhedron<T: Real>(
     };
     // `next[v]`: the rim successor of vertex v in the group being traced (reset after).
     let mut next = vec![NONE; p.len()];
-    for (id, members) in groups.iter().enumerate() {
-        let mut rim = Vec::new();
+    let (mut rim, mut lp) = (Vec::new(), Vec::new());
+    for id in 0..group_start.len() - 1 {
+        let members = &members[group_start[id]..group_start[id + 1]];
+        rim.clear();
+        lp.clear();
         let mut simple = true;
         for &f in members {
             for k in 0..3 {
@@ -394,7 +434,6 @@ fn to_polyhedron<T: Real>(
                 }
             }
         }
-        let mut lp = Vec::with_capacity(rim.len());
         simple &= !rim.is_empty();
         if simple {
             let start = rim[0];
@@ -420,5 +459,7 @@ fn to_polyhedron<T: Real>(
             }
         }
     }
-    ConvexPolyhedron::from_faces(vertices, &out_faces)
+    // Convex by construction (every point was within the tolerance of inside every face when
+    // the hull was done): the O(F·V) re-check of `from_faces` is skipped. The tests check it.
+    ConvexPolyhedron::from_convex_faces(vertices, &out_faces)
 }
