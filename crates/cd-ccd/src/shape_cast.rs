@@ -121,7 +121,7 @@ where
                     if lambda + step <= max_t {
                         lambda += step;
                         normal = -v / vn;
-                        simplex = shifted(&simplex, &(r * step));
+                        simplex.translate_a(&(r * step));
                         simplex.push(SimplexVertex::new(sa + r * lambda, sb));
                         simplex.reduce();
                     }
@@ -149,7 +149,9 @@ where
                 return None;
             }
             normal = -v / vn;
-            simplex = shifted(&simplex, &(r * step));
+            // Every vertex holds A's support point at the current λ: they all move by r·Δλ,
+            // keeping w = a + λr − b.
+            simplex.translate_a(&(r * step));
         } else if vn * vn - vw <= config.rel_tolerance * vn * vn {
             // No more progress along v: the distance at this λ is |v| (within rounding), and
             // it exceeds the radii only by rounding of the supports.
@@ -301,17 +303,6 @@ fn outer_balls_first_touch<T: Real, const D: usize>(
         return BallTouch::Never;
     }
     BallTouch::From(enter.max(T::zero()))
-}
-
-/// The simplex with every A-point moved by `delta` (every vertex stores A's support point at
-/// the current λ; when λ grows by `Δλ` they all move by `r Δλ`, keeping `w = a + λ r − b`).
-fn shifted<T: Real, const D: usize>(simplex: &Simplex<T, D>, delta: &Vector<T, D>) -> Simplex<T, D> {
-    let vertices = simplex.vertices();
-    let mut out = Simplex::single(SimplexVertex::new(vertices[0].a + delta, vertices[0].b));
-    for vertex in &vertices[1..] {
-        out.push(SimplexVertex::new(vertex.a + delta, vertex.b));
-    }
-    out
 }
 
 /// The face of a full simplex closest to the origin, with its own barycentric weights.

@@ -122,6 +122,19 @@ impl<T: Real, const D: usize> Simplex<T, D> {
         }
     }
 
+    /// Moves every vertex's A-point, and with it the vertex `w = a − b`, by `delta`, in place:
+    /// the simplex of the same support points after A translates by `delta` (the linear shape
+    /// cast's step along the motion). The weights stay; the closest point moves with the
+    /// vertices until the next [`Simplex::reduce`].
+    #[inline]
+    pub fn translate_a(&mut self, delta: &Vector<T, D>) {
+        for v in &mut self.vertices[..self.len] {
+            v.a += delta;
+            v.w += delta;
+        }
+        self.closest += delta;
+    }
+
     /// The directions the vertices came from (zero where unknown).
     #[inline]
     pub fn directions(&self) -> &[Vector<T, D>] {
@@ -504,5 +517,32 @@ mod tests {
         s.push(v2(3.0, 1.0));
         s.push(v2(1.0, 3.0));
         assert_eq!(s.reduce(), Vector2::new(1.0, 1.0));
+    }
+
+    /// Translating A moves each vertex's A-point and `w` by the offset, keeps B's points and
+    /// the weights, and the reduced closest point is the one of the rebuilt simplex.
+    #[test]
+    fn translate_a_equals_rebuilding_the_simplex() {
+        let verts = [[1.0, 2.0, 0.5], [3.0, -1.0, 0.25], [2.0, 2.0, -1.0]];
+        let mut s = Simplex::single(vertex(verts[0]));
+        s.push(vertex(verts[1]));
+        s.push(vertex(verts[2]));
+        s.reduce();
+        let delta = Vector3::new(-2.0, -0.5, 0.125);
+        let mut moved = s;
+        moved.translate_a(&delta);
+        // The same support points (of the reduced simplex), A's moved: built afresh.
+        let shift = |v: &SimplexVertex<f64, 3>| SimplexVertex::new(v.a + delta, v.b);
+        let mut rebuilt = Simplex::single(shift(&s.vertices()[0]));
+        for v in &s.vertices()[1..] {
+            rebuilt.push(shift(v));
+        }
+        assert_eq!(moved.len(), rebuilt.len());
+        for (m, r) in moved.vertices().iter().zip(rebuilt.vertices()) {
+            assert_eq!((m.a, m.b, m.w), (r.a, r.b, r.w));
+        }
+        assert_eq!(moved.lambdas(), s.lambdas());
+        assert!((moved.closest() - (s.closest() + delta)).norm() < 1e-15);
+        assert!((moved.reduce() - rebuilt.reduce()).norm() < 1e-12);
     }
 }
