@@ -175,3 +175,26 @@ fn assert_solid_hull_holds(points: &[[f64; 3]]) {
         assert!(worst <= tol, "{p:?} outside the hull by {worst:e}");
     }
 }
+
+/// Fuzz finding 29 (FUZZING.md): a tetrahedron with one vertex 2·10⁹ away and the others
+/// within 10 of the origin. Its sliver faces got their planes from the centroid-based normal
+/// sum of `ConvexPolyhedron`, which put a vertex 4,961 units outside one face. The checked
+/// constructor had refused it; the hull builder's local check must too, or (now) get the
+/// planes right: triangles cross the edges at their widest angle. The hull is accepted and
+/// holds every point.
+#[test]
+fn regression_tetrahedron_with_one_far_vertex() {
+    let points = [
+        [0.0, 0.00732421875, 0.0],
+        [2000000000.0, 2000000000.0, 2000000000.0],
+        [-6.5240478515625, -6.510009765625, -6.510009765625],
+        [-6.55029296875, 9.76348876953125, -0.00030517578125],
+    ];
+    exercise::run(&points.concat());
+    let points: Vec<nalgebra::Point3<f64>> = points.iter().map(|&c| c.into()).collect();
+    let hull = cd_bv::convex_hull_3d(&points).expect("a solid hull");
+    for p in &points {
+        let worst = hull.faces().iter().map(|f| f.plane.signed_distance(p)).fold(f64::MIN, f64::max);
+        assert!(worst <= 1e-12 * 2e9, "{p:?} outside the hull by {worst:e}");
+    }
+}
