@@ -13,7 +13,8 @@
 //! Before iterating, the shapes' outer balls ([`SupportMap::outer_radius`] around the interior
 //! points) bound the time of impact from below: the cast starts where the balls first touch,
 //! and returns at once when they never do during the motion (for two balls that start apart
-//! this is the exact answer's time, leaving one confirming iteration).
+//! this is the exact answer's time; when both shapes are exact balls, inner radius equal to
+//! outer, it is returned as the answer).
 //!
 //! `λ` only ever moves to times at which a separating plane still exists, so it never passes
 //! the true time of impact: an iteration cap returns a safe lower bound. Radii (sphere and
@@ -93,6 +94,30 @@ where
         BallTouch::Never => return None,
         BallTouch::From(t) => t,
     };
+    // Two exact balls (inner radius = outer radius: a ball, or a point core grown by a radius):
+    // where they first touch is the answer itself, to rounding (the bound above is padded).
+    let exact_ball = |inner: T, outer: T| inner == outer && outer.is_finite() && outer >= T::zero();
+    if lambda > T::zero()
+        && exact_ball(a.inner_radius(), a.outer_radius())
+        && exact_ball(b.inner_radius(), b.outer_radius())
+    {
+        if let BallTouch::From(t) =
+            line_enters_ball(&(centre_a - centre_b), &r, r.norm_squared(), reach, max_t)
+        {
+            if t > T::zero() {
+                let at = centre_a + r * t;
+                let normal = unit_or_zero(centre_b - at);
+                let toi = Toi {
+                    time: t,
+                    point_a: at + normal * (a.outer_radius() + clean_radius(radius_a)),
+                    point_b: centre_b - normal * (b.outer_radius() + clean_radius(radius_b)),
+                    normal,
+                    status: ToiStatus::Converged,
+                };
+                return Some(toi.shifted(motion.offset_b(t)));
+            }
+        }
+    }
     // The start direction: from B's centre towards A's, roughly the closest point of A − B.
     let mut v = centre_a - centre_b + r * lambda;
     if v.norm_squared() <= T::zero() || !v.iter().all(|x| x.is_finite()) {
@@ -285,6 +310,18 @@ fn outer_balls_first_touch<T: Real, const D: usize>(
     }
     let reach =
         reach + T::lit(64.0) * T::epsilon() * (reach + gap.amax() + r.amax() * max_t.min(T::lit(1e30)));
+    line_enters_ball(gap, r, rr, reach, max_t)
+}
+
+/// The earliest `λ ∈ [0, max_t]` with `|gap + λ r| ≤ reach` (`rr = |r|²`), by the line's
+/// closest approach to the origin, to rounding; `Never` when there is none.
+fn line_enters_ball<T: Real, const D: usize>(
+    gap: &Vector<T, D>,
+    r: &Vector<T, D>,
+    rr: T,
+    reach: T,
+    max_t: T,
+) -> BallTouch<T> {
     if gap.norm_squared() <= reach * reach {
         return BallTouch::From(T::zero());
     }
@@ -392,6 +429,51 @@ mod tests {
             }
         }
         assert!(touching > 500 && never > 500, "{touching} touching, {never} never");
+    }
+
+    /// Two balls (as balls, and as point cores with radii) take the balls' own first touch: the
+    /// closed form's answer, time, points and normal, to rounding.
+    #[test]
+    fn exact_balls_answer_in_closed_form() {
+        use crate::{sphere_sphere, LinearMotion};
+        use cd_geom::Ball;
+        use nalgebra::Point3;
+        let mut state = 0x1357_9bdf_2468_ace0u64;
+        let mut unit = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut hits = 0;
+        for _ in 0..2_000 {
+            let a = Ball::new(Point3::new(unit(), unit(), unit()) * 10.0, 0.1 + unit()).unwrap();
+            let b = Ball::new(Point3::new(unit(), unit(), unit()) * 10.0, 0.1 + unit()).unwrap();
+            let towards = (b.center() - a.center()) * (0.5 + unit()) + Vector3::new(unit(), unit(), unit());
+            let m = LinearMotion::of_a(towards, 1.0).unwrap();
+            let closed = sphere_sphere(&a, &b, &m);
+            let config = CastConfig::default();
+            let as_balls = shape_cast(&a, 0.0, &b, 0.0, &m, &config);
+            let as_points = shape_cast(a.center(), a.radius(), b.center(), b.radius(), &m, &config);
+            for cast in [as_balls, as_points] {
+                match (&closed, &cast) {
+                    (Some(c), Some(s)) => {
+                        hits += 1;
+                        assert!((c.time - s.time).abs() < 1e-9, "{c:?} vs {s:?}");
+                        assert_eq!(c.status, s.status);
+                        if c.status == ToiStatus::Converged {
+                            assert!(
+                                (c.normal - s.normal).norm() < 1e-6 && (c.point_a - s.point_a).norm() < 1e-6,
+                                "{c:?} vs {s:?}"
+                            );
+                        }
+                    }
+                    (None, None) => {}
+                    _ => panic!("closed form {closed:?}, cast {cast:?}"),
+                }
+            }
+        }
+        assert!(hits > 500, "{hits} hits");
     }
 
     /// Unknown balls (infinite reach) or no motion give no bound, never a wrong `Never`.
