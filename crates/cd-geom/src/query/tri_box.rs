@@ -8,8 +8,9 @@ use crate::{Aabb, Ball, Obb, Real, Triangle, Vector};
 /// triangle edges. The box normals are tested exactly, on the triangle's bounds in world
 /// coordinates; for the others (edge axes and the triangle's normal) the box is moved to the
 /// origin so each axis test is a projection of three points against a radius, grown by 16
-/// ulps of the coordinates (the rounding of that move). Touching counts as overlap, and so does a triangle within that
-/// rounding of touching: the answer errs towards overlap by a few ulps, never away. O(1).
+/// ulps of the coordinates (the rounding of that move). Touching counts as overlap, and so
+/// does a triangle within that rounding of touching: the answer errs towards overlap by a few
+/// ulps, never away. O(1).
 pub fn triangle_aabb<T: Real>(tri: &Triangle<T, 3>, aabb: &Aabb<T, 3>) -> bool {
     // 1. Box normals: the triangle's AABB against the box, compared in world coordinates so
     //    it is exact. In the centred frame below the box's bounds are rounded: a box from 1.27
