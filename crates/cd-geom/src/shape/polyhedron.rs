@@ -75,12 +75,15 @@ impl<T: Real> ConvexPolyhedron<T> {
     }
 
     /// [`ConvexPolyhedron::from_faces`] for faces known to bound a convex solid, such as a hull
-    /// builder's output (`cd_bv::convex_hull` uses it). The check that every vertex lies behind
-    /// every face plane, a pass over the vertices per face (O(F·V), a third of building the
-    /// hull of the 1,839-vertex bunny), is made locally instead: across every edge, each face's
-    /// vertices behind the other face's plane (O(E)), which catches a wrong face plane or a
-    /// reflex edge ([`GeomError::NotConvex`]). A surface convex at every edge and still not
-    /// convex (wound around twice) is not caught: the queries on it are then wrong.
+    /// builder's output (`cd_bv::convex_hull` uses it), each wound counter-clockwise seen from
+    /// outside (the right-hand rule gives the outward normal). The check that every vertex lies
+    /// behind every face plane, a pass over the vertices per face (O(F·V), a third of building
+    /// the hull of the 1,839-vertex bunny), is made locally instead: across every edge, each
+    /// face's vertices behind the other face's plane (O(E)), which catches a wrong face plane,
+    /// an inward winding or a reflex edge ([`GeomError::NotConvex`]); only sliver faces, whose
+    /// normals are rounding noise, are checked against every vertex. A surface convex at every
+    /// edge and still not convex (wound around twice) is not caught: the queries on it are then
+    /// wrong.
     pub fn from_convex_faces(vertices: Vec<Point<T, 3>>, faces: &[Vec<usize>]) -> GeomResult<Self> {
         Self::build(vertices, faces, false)
     }
@@ -126,10 +129,27 @@ impl<T: Real> ConvexPolyhedron<T> {
             };
             let mut plane =
                 Plane::from_point_normal(Point::from(fc), n).map_err(|_| GeomError::Degenerate)?;
-            if plane.signed_distance(&Point::from(centroid)) > T::zero() {
+            // Checked faces may come in either winding: the one with the vertex mean behind is
+            // outward. Trusted faces keep theirs: for a flat hull the mean can lie within
+            // rounding of a sliver face's plane and flip it (fuzz finding 30), and a face wound
+            // inward fails the check across its edges below.
+            if check_convex && plane.signed_distance(&Point::from(centroid)) > T::zero() {
                 plane = plane.flipped();
             }
-            if check_convex && max_projection(&soa, plane.normal()) + plane.d() > tol {
+            // Trusted faces are checked against every vertex too when they are slivers (twice
+            // the area below 10⁻⁶ of the longest edge squared): their normals are rounding noise
+            // that the check across edges cannot see, and a flat hull's sliver faces once
+            // tilted to put a vertex 10¹⁰ outside (fuzz finding 30).
+            let global = check_convex || {
+                let longest = (0..face.len())
+                    .map(|k| {
+                        (vertices[face[(k + 1) % face.len()]].coords - vertices[face[k]].coords)
+                            .norm_squared()
+                    })
+                    .fold(T::zero(), |m, l| m.max(l));
+                n.norm() <= T::lit(1e-6) * longest
+            };
+            if global && max_projection(&soa, plane.normal()) + plane.d() > tol {
                 return Err(GeomError::NotConvex);
             }
             out_faces.push(Face { plane, first: indices.len() as u32, count: face.len() as u32 });
@@ -610,12 +630,26 @@ mod tests {
             let sorted = edge_table_by_sort(&p.face_vertex_indices, &p.faces);
             assert_eq!(bucketed, sorted, "{name}");
             assert_eq!(bucketed.1, closed, "{name}");
-            assert_eq!(ConvexPolyhedron::from_convex_faces(corners.clone(), faces).unwrap(), p, "{name}");
+            // `BOX_FACES` wind clockwise seen from outside: the checked constructor turns them,
+            // the trusting one refuses them as given and takes them reversed.
+            assert_eq!(
+                ConvexPolyhedron::from_convex_faces(corners.clone(), faces),
+                Err(GeomError::NotConvex),
+                "{name}"
+            );
+            let outward: Vec<Vec<usize>> = faces.iter().map(|f| f.iter().rev().copied().collect()).collect();
+            let trusted = ConvexPolyhedron::from_convex_faces(corners.clone(), &outward).unwrap();
+            assert_eq!(
+                trusted.faces().iter().map(|f| f.plane).collect::<Vec<_>>(),
+                p.faces().iter().map(|f| f.plane).collect::<Vec<_>>(),
+                "{name}"
+            );
         }
         // A dented face set (a reflex edge): the global check and the local one refuse it.
         let mut dented = corners.clone();
         dented[7] = nalgebra::Point3::new(0.5, 0.5, 0.5);
         assert_eq!(ConvexPolyhedron::from_faces(dented.clone(), &triangles), Err(GeomError::NotConvex));
-        assert_eq!(ConvexPolyhedron::from_convex_faces(dented, &triangles), Err(GeomError::NotConvex));
+        let outward: Vec<Vec<usize>> = triangles.iter().map(|f| f.iter().rev().copied().collect()).collect();
+        assert_eq!(ConvexPolyhedron::from_convex_faces(dented, &outward), Err(GeomError::NotConvex));
     }
 }
