@@ -386,3 +386,40 @@ fn regression_huge_f32_triangle_has_a_normal() {
     exercise::<f64>(&v);
     exercise::<f32>(&v);
 }
+
+/// Fuzz finding 31 (FUZZING.md), open: `capsule_triangle` at coordinates up to 2.9·10¹⁰
+/// reports the contact at t = 0.53 while the oracle has the shapes overlapping by 7.9·10⁷ at
+/// t = 0.083.
+#[test]
+#[ignore = "fuzz finding 31, open"]
+fn regression_capsule_triangle_late_at_huge_coordinates() {
+    exercise::<f64>(&[
+        -0.0634765625,
+        5.25482177734375,
+        -0.00030517578125,
+        8.90594482421875,
+        29041000000.0,
+        -10127000000.0,
+        29041000000.0,
+        6939000000.0,
+        3.86260986328125,
+        29041000000.0,
+        28785000000.0,
+        -8.8629150390625,
+        8.8714599609375,
+        29041000000.0,
+        -5775000000.0,
+        8.86260986328125,
+        29041000000.0,
+        8.86260986328125,
+        29041000000.0,
+        29041000000.0,
+        8.78692626953125,
+        -8.8629150390625,
+        8.8714599609375,
+        29041000000.0,
+        -5775000000.0,
+        8.86260986328125,
+        29041000000.0,
+    ]);
+}
