@@ -192,20 +192,13 @@ pub(crate) fn cylinder_side_entry<T: Real>(
     let m = origin - p;
     let m_perp = m - e * m.dot(&e);
     let v_perp = v - e * v.dot(&e);
-    let a = v_perp.norm_squared();
-    let c = m_perp.norm_squared() - r * r;
-    let b = m_perp.dot(&v_perp);
-    if c <= T::zero() || b >= T::zero() || a <= T::zero() {
-        return None; // inside the infinite cylinder, moving away, or parallel to the axis
-    }
-    let disc = b * b - a * c;
-    if disc < T::zero() {
+    // The circle |m⊥ + t v⊥| = r is a sphere entry in the plane across the axis, solved in the
+    // stable form (perpendicular offset, no b² − ac): with the discriminant squared, a 9-wide
+    // capsule end passing an edge 10¹⁰ long was lost to its rounding (fuzz finding 31).
+    // Inside the infinite cylinder, moving away, or parallel to the axis: no side entry.
+    let Entry::At(t) = sphere_entry(&m_perp, &v_perp, r, max_t) else {
         return None;
-    }
-    let t = c / (-b + disc.sqrt());
-    if t > max_t {
-        return None;
-    }
+    };
     // Hits just beyond an end (within rounding) count: the end's sphere may miss them too.
     let slack = boundary_slack(magnitude_of([origin, p, q]));
     let along = (m + v * t).dot(&e);
@@ -277,4 +270,30 @@ pub fn sphere_polygon<T: Real>(
     motion: &LinearMotion<T, 3>,
 ) -> Option<Toi<T, 3>> {
     sphere_face(ball, &Face::polygon(polygon), motion)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A point 10⁹ from a 10¹⁰-long axis, closing at speed 10⁹ on a cylinder of radius 9,
+    /// placed far from the origin: it enters at t = (10⁹ − 9)/10⁹. The discriminant in the
+    /// `b² − ac` form cancels to noise here (terms of 10³⁶ against a difference of 10²⁰).
+    #[test]
+    fn cylinder_entry_of_a_thin_cylinder_far_away() {
+        let offset = Vector3::new(3e10, -2e10, 1e10);
+        let p = Point3::from(Vector3::new(-5e9, 0.0, 0.0) + offset);
+        let q = Point3::from(Vector3::new(5e9, 0.0, 0.0) + offset);
+        for (x, z) in [(0.0, 0.0), (1.25e9, 0.0), (-3.5e9, 0.0), (0.0, 4.0)] {
+            let origin = Point3::from(Vector3::new(x, 1e9, z) + offset);
+            let v = Vector3::new(0.0, -1e9, 0.0);
+            let t = cylinder_side_entry(&origin, &v, &p, &q, 9.0, 2.0).expect("enters the side");
+            // Perpendicular distance √(10¹⁸ + z²) ≈ 10⁹: entry at (10⁹ − √(81 − z²))/10⁹.
+            let expected = (1e9 - (81.0f64 - z * z).sqrt()) / 1e9;
+            assert!((t - expected).abs() < 1e-13, "x {x} z {z}: {t} against {expected}");
+        }
+        // Passing 10 beside the axis: no entry.
+        let origin = Point3::from(Vector3::new(0.0, 1e9, 10.0) + offset);
+        assert_eq!(cylinder_side_entry(&origin, &Vector3::new(0.0, -1e9, 0.0), &p, &q, 9.0, 2.0), None);
+    }
 }

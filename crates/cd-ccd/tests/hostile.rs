@@ -387,11 +387,12 @@ fn regression_huge_f32_triangle_has_a_normal() {
     exercise::<f32>(&v);
 }
 
-/// Fuzz finding 31 (FUZZING.md), open: `capsule_triangle` at coordinates up to 2.9·10¹⁰
-/// reports the contact at t = 0.53 while the oracle has the shapes overlapping by 7.9·10⁷ at
-/// t = 0.083.
+/// Fuzz finding 31 (FUZZING.md): `capsule_triangle` at coordinates up to 2.9·10¹⁰ reported the
+/// contact at t = 0.53 while the oracle had the shapes overlapping by 7.9·10⁷ at t = 0.083.
+/// The capsule's end (radius 8.9) passes a 3.6·10¹⁰-long triangle edge at t = 0.077; the
+/// edge cylinder's entry, solved as `b² − ac`, lost the radius to the rounding of 10⁴⁰-sized
+/// terms. It is now solved like a sphere entry, from the perpendicular offset.
 #[test]
-#[ignore = "fuzz finding 31, open"]
 fn regression_capsule_triangle_late_at_huge_coordinates() {
     exercise::<f64>(&[
         -0.0634765625,
