@@ -71,25 +71,6 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// [`GeomError::NotConvex`] when a vertex lies outside a face plane by more than a relative
     /// `8·√ε`.
     pub fn from_faces(vertices: Vec<Point<T, 3>>, faces: &[Vec<usize>]) -> GeomResult<Self> {
-        Self::build(vertices, faces, true)
-    }
-
-    /// [`ConvexPolyhedron::from_faces`] for faces known to bound a convex solid, such as a hull
-    /// builder's output (`cd_bv::convex_hull` uses it), each wound counter-clockwise seen from
-    /// outside (the right-hand rule gives the outward normal). The check that every vertex lies
-    /// behind every face plane, a pass over the vertices per face (O(F·V), a third of building
-    /// the hull of the 1,839-vertex bunny), is made locally instead: across every edge, each
-    /// face's vertices behind the other face's plane (O(E)), which catches a wrong face plane,
-    /// an inward winding or a reflex edge ([`GeomError::NotConvex`]); only sliver faces, whose
-    /// normals are rounding noise, and every face of a thin solid (inner radius below 10⁻³ of
-    /// the extent) are checked against every vertex. A surface convex at every edge and still
-    /// not convex (wound around twice) is not caught: the queries on it are then wrong.
-    pub fn from_convex_faces(vertices: Vec<Point<T, 3>>, faces: &[Vec<usize>]) -> GeomResult<Self> {
-        Self::build(vertices, faces, false)
-    }
-
-    /// Validates and builds; `check_convex` selects the O(F·V) convexity check.
-    fn build(vertices: Vec<Point<T, 3>>, faces: &[Vec<usize>], check_convex: bool) -> GeomResult<Self> {
         if vertices.len() < 4 || faces.len() < 4 {
             return Err(GeomError::TooFewPoints);
         }
@@ -129,27 +110,10 @@ impl<T: Real> ConvexPolyhedron<T> {
             };
             let mut plane =
                 Plane::from_point_normal(Point::from(fc), n).map_err(|_| GeomError::Degenerate)?;
-            // Checked faces may come in either winding: the one with the vertex mean behind is
-            // outward. Trusted faces keep theirs: for a flat hull the mean can lie within
-            // rounding of a sliver face's plane and flip it (fuzz finding 30), and a face wound
-            // inward fails the check across its edges below.
-            if check_convex && plane.signed_distance(&Point::from(centroid)) > T::zero() {
+            if plane.signed_distance(&Point::from(centroid)) > T::zero() {
                 plane = plane.flipped();
             }
-            // Trusted faces are checked against every vertex too when they are slivers (twice
-            // the area below 10⁻⁶ of the longest edge squared): their normals are rounding noise
-            // that the check across edges cannot see, and a flat hull's sliver faces once
-            // tilted to put a vertex 10¹⁰ outside (fuzz finding 30).
-            let global = check_convex || {
-                let longest = (0..face.len())
-                    .map(|k| {
-                        (vertices[face[(k + 1) % face.len()]].coords - vertices[face[k]].coords)
-                            .norm_squared()
-                    })
-                    .fold(T::zero(), |m, l| m.max(l));
-                n.norm() <= T::lit(1e-6) * longest
-            };
-            if global && max_projection(&soa, plane.normal()) + plane.d() > tol {
+            if max_projection(&soa, plane.normal()) + plane.d() > tol {
                 return Err(GeomError::NotConvex);
             }
             out_faces.push(Face { plane, first: indices.len() as u32, count: face.len() as u32 });
@@ -191,34 +155,9 @@ impl<T: Real> ConvexPolyhedron<T> {
             neighbor_offsets.push(neighbors.len() as u32);
         }
         let (edges, closed) = edge_table(&indices, &out_faces, vertices.len());
-        if !check_convex {
-            // The local check: across every edge, each face's vertices lie behind the other
-            // face's plane (O(E)). It catches a face whose plane came out wrong, which is what
-            // rounding does to a hull builder's output; a surface convex at every edge but not
-            // globally (wound twice around) is not something a hull builder makes.
-            let behind = |f: u32, g: u32| {
-                let plane = &out_faces[f as usize].plane;
-                let g = &out_faces[g as usize];
-                indices[g.first as usize..(g.first + g.count) as usize]
-                    .iter()
-                    .all(|&v| plane.signed_distance(&vertices[v as usize]) <= tol)
-            };
-            if !edges.iter().all(|e| behind(e.faces[0], e.faces[1]) && behind(e.faces[1], e.faces[0])) {
-                return Err(GeomError::NotConvex);
-            }
-        }
         let outer_radius = vertices.iter().fold(T::zero(), |m, p| m.max((p.coords - centroid).norm()));
         let inner_radius =
             if closed { inner_radius(&vertices, &indices, &out_faces, &centroid, extent) } else { T::zero() };
-        // A thin solid (inner radius below 10⁻³ of its extent: flat or needle-like point sets)
-        // gets the global check after all: its faces' planes are at the mercy of rounding in
-        // ways the checks above do not see (fuzz findings 29, 30 and 32 were all thin hulls).
-        if !check_convex
-            && inner_radius < T::lit(1e-3) * extent
-            && out_faces.iter().any(|f| max_projection(&soa, f.plane.normal()) + f.plane.d() > tol)
-        {
-            return Err(GeomError::NotConvex);
-        }
         Ok(ConvexPolyhedron {
             vertices,
             faces: out_faces,
@@ -615,8 +554,7 @@ mod tests {
     }
 
     /// Closed (a cube, in quads and in triangles), open (a lid missing) and over-shared (a face
-    /// given twice) face sets: the bucketed edge table equals the sorted one, and the checked
-    /// and trusting constructors build the same polyhedron from convex faces.
+    /// given twice) face sets: the bucketed edge table equals the sorted one.
     #[test]
     fn bucketed_edge_table_equals_the_sorted_one() {
         let corners: Vec<Point<f64, 3>> = (0..8)
@@ -639,26 +577,10 @@ mod tests {
             let sorted = edge_table_by_sort(&p.face_vertex_indices, &p.faces);
             assert_eq!(bucketed, sorted, "{name}");
             assert_eq!(bucketed.1, closed, "{name}");
-            // `BOX_FACES` wind clockwise seen from outside: the checked constructor turns them,
-            // the trusting one refuses them as given and takes them reversed.
-            assert_eq!(
-                ConvexPolyhedron::from_convex_faces(corners.clone(), faces),
-                Err(GeomError::NotConvex),
-                "{name}"
-            );
-            let outward: Vec<Vec<usize>> = faces.iter().map(|f| f.iter().rev().copied().collect()).collect();
-            let trusted = ConvexPolyhedron::from_convex_faces(corners.clone(), &outward).unwrap();
-            assert_eq!(
-                trusted.faces().iter().map(|f| f.plane).collect::<Vec<_>>(),
-                p.faces().iter().map(|f| f.plane).collect::<Vec<_>>(),
-                "{name}"
-            );
         }
-        // A dented face set (a reflex edge): the global check and the local one refuse it.
+        // A dented face set (a reflex edge) is refused.
         let mut dented = corners.clone();
         dented[7] = nalgebra::Point3::new(0.5, 0.5, 0.5);
-        assert_eq!(ConvexPolyhedron::from_faces(dented.clone(), &triangles), Err(GeomError::NotConvex));
-        let outward: Vec<Vec<usize>> = triangles.iter().map(|f| f.iter().rev().copied().collect()).collect();
-        assert_eq!(ConvexPolyhedron::from_convex_faces(dented, &outward), Err(GeomError::NotConvex));
+        assert_eq!(ConvexPolyhedron::from_faces(dented, &triangles), Err(GeomError::NotConvex));
     }
 }
