@@ -88,9 +88,10 @@ where
     let radius = clean_radius(radius_a) + clean_radius(radius_b);
     let max_t = motion.max_time();
     let (centre_a, centre_b) = (a.interior_point(), b.interior_point());
+    let gap = centre_a - centre_b;
     // Before the outer balls touch the shapes cannot: start there, or stop if they never do.
     let reach = a.outer_radius() + b.outer_radius() + radius;
-    let mut lambda = match outer_balls_first_touch(&(centre_a - centre_b), &r, reach, max_t) {
+    let mut lambda = match outer_balls_first_touch(&gap, &r, reach, max_t) {
         BallTouch::Never => return None,
         BallTouch::From(t) => t,
     };
@@ -101,9 +102,7 @@ where
         && exact_ball(a.inner_radius(), a.outer_radius())
         && exact_ball(b.inner_radius(), b.outer_radius())
     {
-        if let BallTouch::From(t) =
-            line_enters_ball(&(centre_a - centre_b), &r, r.norm_squared(), reach, max_t)
-        {
+        if let BallTouch::From(t) = line_enters_ball(&gap, &r, r.norm_squared(), reach, max_t) {
             if t > T::zero() {
                 let at = centre_a + r * t;
                 let normal = unit_or_zero(centre_b - at);
@@ -119,7 +118,7 @@ where
         }
     }
     // The start direction: from B's centre towards A's, roughly the closest point of A − B.
-    let mut v = centre_a - centre_b + r * lambda;
+    let mut v = gap + r * lambda;
     if v.norm_squared() <= T::zero() || !v.iter().all(|x| x.is_finite()) {
         v = Vector::from_fn(|i, _| if i == 0 { T::one() } else { T::zero() });
     }
@@ -388,17 +387,21 @@ mod tests {
     use super::*;
     use nalgebra::Vector3;
 
-    /// The ball bound against sampling: never after the balls first touch, at most a few ulps
-    /// before it, and `Never` only when no sampled time has them touching.
-    #[test]
-    fn outer_ball_touch_is_a_tight_lower_bound() {
-        let mut state = 0x243f_6a88_85a3_08d3u64;
-        let mut unit = move || {
+    /// A deterministic stream of numbers in `[0, 1)` (xorshift).
+    fn unit_stream(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        }
+    }
+
+    /// The ball bound against sampling: never after the balls first touch, at most a few ulps
+    /// before it, and `Never` only when no sampled time has them touching.
+    #[test]
+    fn outer_ball_touch_is_a_tight_lower_bound() {
+        let mut unit = unit_stream(0x243f_6a88_85a3_08d3);
         let (mut touching, mut never) = (0, 0);
         for _ in 0..5_000 {
             let gap = Vector3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5) * 20.0;
@@ -438,13 +441,7 @@ mod tests {
         use crate::{sphere_sphere, LinearMotion};
         use cd_geom::Ball;
         use nalgebra::Point3;
-        let mut state = 0x1357_9bdf_2468_ace0u64;
-        let mut unit = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = unit_stream(0x1357_9bdf_2468_ace0);
         let mut hits = 0;
         for _ in 0..2_000 {
             let a = Ball::new(Point3::new(unit(), unit(), unit()) * 10.0, 0.1 + unit()).unwrap();

@@ -27,6 +27,8 @@ mod error;
 pub mod exact;
 mod real;
 mod result;
+#[cfg(test)]
+mod test_support;
 pub mod validate;
 
 pub mod query;

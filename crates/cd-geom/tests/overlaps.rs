@@ -1,7 +1,10 @@
 //! Hand-derived tests of the boolean tests, plane classification, frustum culling, line tests,
 //! polygons and closest points. The arithmetic is in the comments.
 
+mod common;
+
 use cd_geom::*;
+use common::xorshift;
 use nalgebra::{Matrix4, Point2, Point3, UnitQuaternion, Vector2, Vector3};
 
 fn p3(x: f64, y: f64, z: f64) -> Point3<f64> {
@@ -643,13 +646,8 @@ fn regression_triangle_in_a_face_of_a_thin_box() {
 /// size and thickness (down to 10⁻¹² of their position), each face, random triangles in it.
 #[test]
 fn triangles_in_a_box_face_touch_the_box() {
-    let mut state = 0x1234_5678_9abc_def1u64;
-    let mut unit = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut bits = xorshift(0x1234_5678_9abc_def1);
+    let mut unit = move || (bits() >> 11) as f64 / (1u64 << 53) as f64;
     for _ in 0..20_000 {
         let position = (unit() - 0.5) * 10f64.powf(unit() * 8.0 - 4.0);
         let lo = p3(position * unit(), position * unit(), position * unit());

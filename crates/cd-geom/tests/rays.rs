@@ -1,7 +1,10 @@
 //! Hand-derived ray tests: hits, misses, tangency, parallel rays, rays starting inside or behind,
 //! degenerate shapes, huge and tiny coordinates. The arithmetic is in the comments.
 
+mod common;
+
 use cd_geom::*;
+use common::xorshift;
 use nalgebra::{Matrix3, Point2, Point3, UnitQuaternion, Vector2, Vector3};
 
 fn p3(x: f64, y: f64, z: f64) -> Point3<f64> {
@@ -15,15 +18,6 @@ fn ray(o: Point3<f64>, d: Vector3<f64>) -> Ray<f64, 3> {
 }
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
-}
-/// A deterministic stream of 64-bit values (xorshift), for the sweeps below.
-fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    }
 }
 
 // ---------- ray / ball ----------

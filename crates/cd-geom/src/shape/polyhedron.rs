@@ -500,13 +500,8 @@ mod tests {
     /// direction — on every size around the lane width.
     #[test]
     fn lane_support_equals_the_linear_scan() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            ((x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as f32
-        };
+        let mut bits = crate::test_support::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = move || ((bits() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) as f32;
         for n in 1..70 {
             let mut pts: Vec<Point<f32, 3>> =
                 (0..n).map(|_| nalgebra::Point3::new(rnd(), rnd(), rnd())).collect();

@@ -6,6 +6,16 @@ use cd_geom::*;
 use nalgebra::{Point3, UnitQuaternion, Vector2, Vector3};
 use proptest::prelude::*;
 
+/// A deterministic stream of 64-bit values (xorshift), for the hand-rolled sweeps.
+pub fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// Proptest case count: `default`, or `PROPTEST_CASES` from the environment for long soaks.
 pub fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
