@@ -10,7 +10,7 @@
 
 use crate::aabb::aabb_from_points;
 use crate::hull2::convex_hull_2d_indices;
-use cd_geom::{widest_angle_edges, ConvexPolyhedron, GeomResult, Point, Real};
+use cd_geom::{widest_angle_edges, ConvexPolyhedron, GeomError, GeomResult, Point, Real};
 use nalgebra::{Point2, Vector3};
 
 type V3 = Vector3<f64>;
@@ -71,7 +71,15 @@ impl Face {
 /// The convex hull of a 3D point set: a [`ConvexPolyhedron`] (vertices, merged polygonal faces
 /// with outward planes, vertex adjacency for hill-climbing support), or the lower-dimensional
 /// hull when the points are coincident, collinear or coplanar. Duplicates are fine. Expected
-/// O(n log n). Errors: empty input, non-finite or out-of-range coordinates.
+/// O(n log n). Errors: empty input, non-finite or out-of-range coordinates, and
+/// [`GeomError::NotConvex`] in the rare case where rounding still bends the hull after the
+/// retries below.
+///
+/// Points within a tolerance of a face count as on it, so every input point lies inside the
+/// hull or at most that far outside. The tolerance starts at `64 ε` of the coordinates'
+/// magnitude; on hostile sets (slivers spanning 10¹⁰, say) rounding can bend the hull, which the
+/// polyhedron's convexity check refuses, and the hull is rebuilt with the tolerance grown
+/// 4,096-fold, twice at most.
 pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
     let aabb = aabb_from_points(points)?;
     let p: Vec<V3> = points.iter().map(|q| V3::new(q.x.to_f64(), q.y.to_f64(), q.z.to_f64())).collect();
@@ -79,15 +87,35 @@ pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
     // Distance tolerance: a generous multiple of the rounding error of a plane distance, and
     // for f32 input the rounding of the input itself.
     let eps = scale * (64.0 * f64::EPSILON + 4.0 * T::epsilon().to_f64() * f64::EPSILON.sqrt());
-    let Some(simplex) = initial_simplex(&p, eps) else {
-        return Ok(lower_dimensional(points, &p, eps));
+    let mut attempt = 0;
+    loop {
+        let result = hull_with_tolerance(points, &p, eps * RETRY_TOLERANCE_GROWTH.powi(attempt));
+        attempt += 1;
+        if !matches!(result, Err(GeomError::NotConvex)) || attempt == RETRIES {
+            return result;
+        }
+    }
+}
+
+/// How many times a hull that rounding bent (refused as not convex) is rebuilt, each time with
+/// the tolerance multiplied by [`RETRY_TOLERANCE_GROWTH`]. The largest tolerance,
+/// `64 ε · 4096² ≈ 2.4·10⁻⁷` of the coordinates' magnitude, is about twice the polyhedron's
+/// own convexity tolerance.
+const RETRIES: i32 = 3;
+/// See [`RETRIES`].
+const RETRY_TOLERANCE_GROWTH: f64 = 4096.0;
+
+/// One Quickhull run with distance tolerance `eps`.
+fn hull_with_tolerance<T: Real>(points: &[Point<T, 3>], p: &[V3], eps: f64) -> GeomResult<Hull<T>> {
+    let Some(simplex) = initial_simplex(p, eps) else {
+        return Ok(lower_dimensional(points, p, eps));
     };
     // `None`: a face lost track of a neighbour, which only a simplex that rounding made flat
     // (all points within a few ulps of a plane far from the origin) can cause: coplanar input.
-    let Some(faces) = build(&p, simplex, eps) else {
-        return Ok(lower_dimensional(points, &p, eps));
+    let Some(faces) = build(p, simplex, eps) else {
+        return Ok(lower_dimensional(points, p, eps));
     };
-    Ok(Hull::Polyhedron(to_polyhedron(points, &p, &faces, eps)?))
+    Ok(Hull::Polyhedron(to_polyhedron(points, p, &faces, eps)?))
 }
 
 /// The convex hull of a point set that must span 3D; degenerate input is a
@@ -95,7 +123,7 @@ pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
 pub fn convex_hull_3d<T: Real>(points: &[Point<T, 3>]) -> GeomResult<ConvexPolyhedron<T>> {
     match convex_hull(points)? {
         Hull::Polyhedron(p) => Ok(p),
-        _ => Err(cd_geom::GeomError::Degenerate),
+        _ => Err(GeomError::Degenerate),
     }
 }
 
@@ -448,6 +476,9 @@ fn to_polyhedron<T: Real>(
             // One loop through every rim edge, or the group has a hole or is split.
             simple = cur == start && lp.len() == rim.len();
         }
+        if simple && members.len() > 1 {
+            simple = interior_vertices_inside_rim(p, faces, members, &lp, &next, faces[members[0]].n, eps);
+        }
         for &v in &rim {
             next[v] = NONE;
         }
@@ -463,4 +494,33 @@ fn to_polyhedron<T: Real>(
     // hostile sets rounding bends face planes in ways no cheaper check caught (fuzz findings
     // 29, 30 and 32), and a refused hull is better than a wrong one.
     ConvexPolyhedron::from_faces(vertices, &out_faces)
+}
+
+/// Whether every vertex of a merged group's triangles that is not on the group's rim (`rim`, in
+/// order; `next` holds the rim successor of each rim vertex, `usize::MAX` elsewhere) lies inside
+/// the rim polygon, within `eps`, in the plane of normal `n`.
+///
+/// In exact arithmetic an interior vertex is a coplanar point taken as an eye, inside the
+/// polygon. Rounding on sets spanning 10¹⁰ can fold triangles over each other instead (a fan of
+/// slivers around a vertex whose normals point opposite ways), and merging the fold swallowed a
+/// real hull vertex lying 10⁶ outside the rim (fuzz finding 33). Such a group is emitted as its
+/// triangles, which puts the vertex back under the polyhedron's convexity check.
+fn interior_vertices_inside_rim(
+    p: &[V3],
+    faces: &[Face],
+    members: &[usize],
+    rim: &[usize],
+    next: &[usize],
+    n: V3,
+    eps: f64,
+) -> bool {
+    const NONE: usize = usize::MAX;
+    members.iter().flat_map(|&f| faces[f].v).filter(|&v| next[v] == NONE).all(|v| {
+        rim.iter().all(|&a| {
+            let b = next[a];
+            // The rim runs counter-clockwise seen from outside: (b − a) × n points out of it.
+            let out = (p[b] - p[a]).cross(&n);
+            out.dot(&(p[v] - p[a])) <= eps * out.norm()
+        })
+    })
 }

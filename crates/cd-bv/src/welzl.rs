@@ -200,18 +200,38 @@ const OUTSIDE_CAP: usize = 2048;
 /// How many band points a scan keeps before giving up on skipping the confirming scan.
 const NEAR_CAP: usize = 1 << 16;
 
-/// The largest `|p - c|²` over a few points (0 for none), kept in eight running maxima (point
-/// i feeds lane i mod 8): one maximum would chain every point's comparison to the previous
-/// one's, bounding the loop by the latency of `max`.
+/// `|p - c|²` for four points at once, written so that the compiler computes the four with
+/// packed instructions over the points' coordinates as they lie in memory.
+#[inline(always)]
+fn group_d2<T: Real, const D: usize>(group: &[Point<T, D>], c: &Point<T, D>) -> [T; 4] {
+    let mut d2 = [T::zero(); 4];
+    for (j, p) in group.iter().take(4).enumerate() {
+        for i in 0..D {
+            let d = p[i] - c[i];
+            d2[j] += d * d;
+        }
+    }
+    d2
+}
+
+/// The largest `|p - c|²` over a few points (0 for none). Points go four at a time
+/// ([`group_d2`]), each of the four into its own running maximum, so no point's comparison
+/// waits for the previous one's (eight maxima fed one point at a time, the previous form, made
+/// the minimal ball's confirming pass 1.8× slower on the bunny).
 #[inline]
 pub(crate) fn chunk_max_d2<T: Real, const D: usize>(points: &[Point<T, D>], c: &Point<T, D>) -> T {
-    const LANES: usize = 8;
-    let mut lanes = [T::zero(); LANES];
-    for group in points.chunks(LANES) {
-        for (lane, p) in lanes.iter_mut().zip(group) {
-            let d2 = (p - c).norm_squared();
-            *lane = if d2 > *lane { d2 } else { *lane };
+    let mut lanes = [T::zero(); 4];
+    let groups = points.chunks_exact(4);
+    let rest = groups.remainder();
+    for group in groups {
+        let d2 = group_d2(group, c);
+        for j in 0..4 {
+            lanes[j] = if d2[j] > lanes[j] { d2[j] } else { lanes[j] };
         }
+    }
+    for p in rest {
+        let d2 = (p - c).norm_squared();
+        lanes[0] = if d2 > lanes[0] { d2 } else { lanes[0] };
     }
     lanes.iter().fold(T::zero(), |m, &x| if x > m { x } else { m })
 }

@@ -515,11 +515,10 @@ fn regression_flat_hull_after_the_thin_solid_rule() {
     ]);
 }
 
-/// Fuzz finding 33 (FUZZING.md), open: a flat set spanning 2·10¹⁰ whose hull is accepted with
-/// an input point outside a face beyond the exercise's tolerance. Older than the session that
-/// found it (it fails the same way on c84393b).
+/// Fuzz finding 33 (FUZZING.md): a flat set spanning 2·10¹⁰ whose hull was accepted with an
+/// input point 2·10⁵ outside a face: rounding folded three slivers around a hull vertex, and the
+/// coplanar merge swallowed the vertex inside the merged polygon.
 #[test]
-#[ignore = "fuzz finding 33, open"]
 fn regression_flat_set_hull_misses_a_point() {
     exercise::run(&[
         -0.00030517578125,
