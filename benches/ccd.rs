@@ -24,7 +24,7 @@ use cd_ccd::{
     conservative_advancement, obb_obb, separating_axis_toi, shape_cast_posed, sphere_sphere, CastConfig,
     LinearMotion, MovingShape, RigidMotion,
 };
-use cd_geom::{Ball, ConvexPolyhedron, Obb, Point, Real, Segment, SupportMap, Transformed, Vector};
+use cd_geom::{Aabb, Ball, ConvexPolyhedron, Obb, Point, Real, Segment, SupportMap, Transformed, Vector};
 use cd_narrow::{convex_contact, ConvexConfig, GjkCache};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Isometry3, Point3, Vector3};
@@ -65,10 +65,12 @@ impl Kind {
     }
 }
 
-/// A core shape in its local frame; the shape is the core grown by `radius`.
+/// A core shape in its local frame; the shape is the core grown by `radius`. A box in its own
+/// frame is an `Aabb` centred on the origin (its support is three sign selects, like parry's
+/// `Cuboid`; an `Obb` with identity axes would pay for two matrix products per support).
 enum Core<T: Real> {
     Point,
-    Box(Obb<T, 3>),
+    Box(Aabb<T, 3>),
     Segment(Segment<T, 3>),
     Hull(ConvexPolyhedron<T>),
 }
@@ -119,7 +121,7 @@ fn core<T: Real>(kind: Kind) -> (Core<T>, T) {
         Kind::Ball => (Core::Point, l(BALL)),
         Kind::Cuboid => {
             let half = Vector3::new(l(HALF[0]), l(HALF[1]), l(HALF[2]));
-            (Core::Box(Obb::new(Point3::origin(), nalgebra::Matrix3::identity(), half).unwrap()), T::zero())
+            (Core::Box(Aabb::from_center_half_extents(Point3::origin(), half).unwrap()), T::zero())
         }
         Kind::Capsule => {
             let h = l(CAPSULE.0);
