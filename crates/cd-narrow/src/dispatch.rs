@@ -410,6 +410,11 @@ pub fn intersects<T: Real>(
         (S::Box(x), S::Ball(y)) | (S::Ball(y), S::Box(x)) => Ok(cd_geom::ball_obb(y, x)),
         (S::Capsule(x), S::Capsule(y)) => Ok(cd_geom::capsule_capsule(x, y)),
         (S::Capsule(x), S::Ball(y)) | (S::Ball(y), S::Capsule(x)) => Ok(cd_geom::capsule_ball(x, y)),
+        (S::Capsule(x), S::Triangle(y)) | (S::Triangle(y), S::Capsule(x))
+            if segment_beyond_triangle_plane(&x.segment(), y, x.radius()) =>
+        {
+            Ok(false)
+        }
         (S::HalfSpace(_), _) | (_, S::HalfSpace(_)) => contact(a, b, T::zero(), cache).map(|c| c.is_some()),
         _ => {
             let ((ca, ra), (cb, rb)) = match (a, b) {

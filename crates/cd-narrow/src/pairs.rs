@@ -16,7 +16,7 @@
 use cd_geom::{
     closest_point_on_segment, closest_point_on_triangle, closest_points_between_segments,
     closest_points_segment_triangle, unit_perpendicular, Ball, Capsule, Contact, ContactStatus, Obb, Plane,
-    Point, Real, SupportMap, Triangle, Vector,
+    Point, Real, Segment, SupportMap, Triangle, Vector,
 };
 
 use crate::convex::{convex_contact, convex_contact_within, ConvexConfig};
@@ -209,6 +209,11 @@ pub fn triangle_capsule_contact<T: Real>(
     prediction: T,
 ) -> Option<Contact<T, 3>> {
     let seg = b.segment();
+    // Most separated pairs are decided by the triangle's plane alone, without the exact
+    // closest points (three segment pairs, two point projections and a crossing test).
+    if prediction >= T::zero() && segment_beyond_triangle_plane(&seg, a, b.radius() + prediction) {
+        return None;
+    }
     let cp = closest_points_segment_triangle(&seg, a);
     let d = cp.distance();
     let scale = b.a().coords.amax().max(b.b().coords.amax()).max(a.a().coords.amax()) + b.radius();
@@ -219,6 +224,32 @@ pub fn triangle_capsule_contact<T: Real>(
     let c =
         convex_contact(a, T::zero(), &seg, b.radius(), &ConvexConfig::default(), &mut GjkCache::default());
     within(c, prediction)
+}
+
+/// Whether segment `s` and triangle `tri` are more than `reach` apart along the triangle's
+/// normal: their projections on it (all three vertices for the triangle) are separated by more
+/// than `reach` times its length. A separating-axis test is sound along any axis, so the
+/// normal's own rounding (large on slivers) can only make it reject less often; the slack
+/// absorbs the rounding of the projections, a few ulps of the coordinates' magnitude each.
+/// `false` when anything is not finite.
+pub(crate) fn segment_beyond_triangle_plane<T: Real>(
+    s: &Segment<T, 3>,
+    tri: &Triangle<T, 3>,
+    reach: T,
+) -> bool {
+    let [p, q, r] = tri.vertices();
+    let n = (q - p).cross(&(r - p));
+    let t = [n.dot(&p.coords), n.dot(&q.coords), n.dot(&r.coords)];
+    let (sa, sb) = (n.dot(&s.a().coords), n.dot(&s.b().coords));
+    let (tmin, tmax) = (t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2]));
+    let gap = (sa.min(sb) - tmax).max(tmin - sa.max(sb));
+    if !(gap > T::zero() && gap.is_finite()) {
+        return false;
+    }
+    let magnitude = [p, q, r, *s.a(), *s.b()].iter().fold(T::zero(), |m, x| m.max(x.coords.amax()));
+    let margin = reach + T::lit(32.0) * T::epsilon() * magnitude;
+    let limit = margin * margin * n.norm_squared();
+    limit.is_finite() && gap * gap > limit
 }
 
 /// Capsule/triangle: the mirror of [`triangle_capsule_contact`].

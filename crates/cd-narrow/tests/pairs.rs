@@ -247,3 +247,53 @@ fn capsule_lying_on_a_box_gets_two_points() {
     obb_capsule_manifold(&bx, &tilted, 0.0, &mut m);
     assert_eq!(m.len(), 1);
 }
+
+/// The capsule/triangle plane rejection (a separating-axis test along the triangle's normal)
+/// never drops a pair within the prediction: with a finite prediction, and through the
+/// dispatcher's boolean test, the answers equal the unlimited query's distance filtered by
+/// the prediction, on random pairs placed both beside and above the triangle.
+#[test]
+fn capsule_triangle_prediction_and_boolean_agree_with_the_distance() {
+    let mut rng = Rng(77);
+    let mut rejected_by_prediction = 0;
+    for _ in 0..cases(4000) {
+        let t = triangle(&mut rng);
+        let c = capsule(&mut rng);
+        let full = triangle_capsule_contact(&t, &c, INF).unwrap();
+        for p in [0.0, 0.05, 0.3] {
+            // Pairs within rounding of the prediction may go either way.
+            if (full.distance - p).abs() < 1e-9 {
+                continue;
+            }
+            let got = triangle_capsule_contact(&t, &c, p);
+            assert_eq!(got.is_some(), full.distance <= p, "prediction {p}: {t:?} {c:?} {full:?}");
+            if let Some(g) = got {
+                assert_agree(&g, &full, "triangle/capsule within the prediction");
+            }
+            rejected_by_prediction += got.is_none() as usize;
+            assert_eq!(capsule_triangle_contact(&c, &t, p).is_some(), full.distance <= p);
+        }
+        if full.distance.abs() > 1e-9 {
+            let hit = intersects(Shape::Capsule(&c), Shape::Triangle(&t), &mut PairCache::default()).unwrap();
+            assert_eq!(hit, full.distance <= 0.0, "{t:?} {c:?} {full:?}");
+            let hit = intersects(Shape::Triangle(&t), Shape::Capsule(&c), &mut PairCache::default()).unwrap();
+            assert_eq!(hit, full.distance <= 0.0, "{t:?} {c:?} {full:?}");
+        }
+    }
+    assert!(rejected_by_prediction > 1000, "the random pairs must include separated ones");
+}
+
+/// A capsule lying flat exactly its radius above a triangle touches it: kept at prediction 0,
+/// dropped only beyond. The same one a hair higher is dropped.
+#[test]
+fn capsule_resting_on_a_triangle_touches() {
+    let t = Triangle::new(P3::new(0.0, 0.0, 0.0), P3::new(4.0, 0.0, 0.0), P3::new(0.0, 4.0, 0.0)).unwrap();
+    let resting = Capsule::new(P3::new(0.5, 0.5, 0.25), P3::new(1.5, 0.5, 0.25), 0.25).unwrap();
+    let c = triangle_capsule_contact(&t, &resting, 0.0).unwrap();
+    assert!(c.distance.abs() < 1e-15, "{c:?}");
+    assert!(intersects(Shape::Capsule(&resting), Shape::Triangle(&t), &mut PairCache::default()).unwrap());
+    let above = Capsule::new(P3::new(0.5, 0.5, 0.26), P3::new(1.5, 0.5, 0.26), 0.25).unwrap();
+    assert!(triangle_capsule_contact(&t, &above, 0.0).is_none());
+    assert!(triangle_capsule_contact(&t, &above, 0.02).is_some());
+    assert!(!intersects(Shape::Capsule(&above), Shape::Triangle(&t), &mut PairCache::default()).unwrap());
+}
