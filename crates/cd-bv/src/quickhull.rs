@@ -72,14 +72,14 @@ impl Face {
 /// with outward planes, vertex adjacency for hill-climbing support), or the lower-dimensional
 /// hull when the points are coincident, collinear or coplanar. Duplicates are fine. Expected
 /// O(n log n). Errors: empty input, non-finite or out-of-range coordinates, and
-/// [`GeomError::NotConvex`] in the rare case where rounding still bends the hull after the
-/// retries below.
+/// [`GeomError::NotConvex`] (or [`GeomError::Degenerate`] for a face too thin to carry a
+/// plane) in the rare case where rounding still bends the hull after the retries below.
 ///
 /// Points within a tolerance of a face count as on it, so every input point lies inside the
 /// hull or at most that far outside. The tolerance starts at `64 ε` of the coordinates'
 /// magnitude; on hostile sets (slivers spanning 10¹⁰, say) rounding can bend the hull, which the
-/// polyhedron's convexity check refuses, and the hull is rebuilt with the tolerance grown
-/// 4,096-fold, twice at most.
+/// polyhedron's checks refuse, and the hull is rebuilt with the tolerance grown 4,096-fold,
+/// twice at most.
 pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
     let aabb = aabb_from_points(points)?;
     let p: Vec<V3> = points.iter().map(|q| V3::new(q.x.to_f64(), q.y.to_f64(), q.z.to_f64())).collect();
@@ -91,18 +91,20 @@ pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
     loop {
         let result = hull_with_tolerance(points, &p, eps * RETRY_TOLERANCE_GROWTH.powi(attempt));
         attempt += 1;
-        if !matches!(result, Err(GeomError::NotConvex)) || attempt == RETRIES {
+        // The input is valid (checked above), so any refusal is rounding's doing: a bent hull
+        // (`NotConvex`) or a face too thin to carry a plane (`Degenerate`).
+        if result.is_ok() || attempt == ATTEMPTS {
             return result;
         }
     }
 }
 
-/// How many times a hull that rounding bent (refused as not convex) is rebuilt, each time with
-/// the tolerance multiplied by [`RETRY_TOLERANCE_GROWTH`]. The largest tolerance,
-/// `64 ε · 4096² ≈ 2.4·10⁻⁷` of the coordinates' magnitude, is about twice the polyhedron's
-/// own convexity tolerance.
-const RETRIES: i32 = 3;
-/// See [`RETRIES`].
+/// How many times the hull is built at most: once with the base tolerance, then again each
+/// time the polyhedron's checks refuse what rounding bent, with the tolerance multiplied by
+/// [`RETRY_TOLERANCE_GROWTH`]. The largest tolerance, `64 ε · 4096² ≈ 2.4·10⁻⁷` of the
+/// coordinates' magnitude, is about twice the polyhedron's own convexity tolerance.
+const ATTEMPTS: i32 = 3;
+/// See [`ATTEMPTS`].
 const RETRY_TOLERANCE_GROWTH: f64 = 4096.0;
 
 /// One Quickhull run with distance tolerance `eps`.
