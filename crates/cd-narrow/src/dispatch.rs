@@ -439,6 +439,12 @@ pub fn distance<T: Real>(
     b: Shape<'_, T>,
     cache: &mut PairCache<T>,
 ) -> Result<Contact<T, 3>, NarrowError> {
+    // Ball pairs, the most common and cheapest, skip the general dispatch (its call and the
+    // copies of its nested result were most of their time).
+    if let (Shape::Ball(x), Shape::Ball(y)) = (a, b) {
+        return ball_ball_contact(x, y, T::infinity())
+            .ok_or(NarrowError::Unresolved { a: "ball", b: "ball" });
+    }
     // Every pair path keeps its contact under an unlimited prediction; should one ever fail
     // to, the caller gets a typed error rather than a panic.
     contact(a, b, T::infinity(), cache)?.ok_or(NarrowError::Unresolved { a: a.name(), b: b.name() })
