@@ -231,8 +231,8 @@ pub fn triangle_capsule_contact<T: Real>(
 /// normal: their projections on it (all three vertices for the triangle) are separated by more
 /// than `reach` times its length. A separating-axis test is sound along any axis, so the
 /// normal's own rounding (large on slivers) can only make it reject less often; the slack
-/// absorbs the rounding of the projections, a few ulps of the coordinates' magnitude each.
-/// `false` when anything is not finite.
+/// absorbs the rounding of the projections (a few ulps of the coordinates' magnitude each) and
+/// of the squared comparison (a few ulps of `reach`). `false` when anything is not finite.
 pub(crate) fn segment_beyond_triangle_plane<T: Real>(
     s: &Segment<T, 3>,
     tri: &Triangle<T, 3>,
@@ -248,7 +248,8 @@ pub(crate) fn segment_beyond_triangle_plane<T: Real>(
         return false;
     }
     let magnitude = [p, q, r, *s.a(), *s.b()].iter().fold(T::zero(), |m, x| m.max(x.coords.amax()));
-    let margin = reach + T::lit(32.0) * T::epsilon() * magnitude;
+    // Relative slack too: the squares below round by a few ulps of `reach` itself.
+    let margin = reach * (T::one() + T::lit(8.0) * T::epsilon()) + T::lit(32.0) * T::epsilon() * magnitude;
     let limit = margin * margin * n.norm_squared();
     limit.is_finite() && gap * gap > limit
 }
