@@ -20,7 +20,7 @@ use cd_geom::{
 use crate::motion::LinearMotion;
 use crate::sphere::{moved, rounded_segment_against_plane};
 use crate::swept_sphere::{boundary_slack, cylinder_side_entry, magnitude_of, Face};
-use crate::toi::{unit_or_zero, Earliest, Toi, ToiStatus};
+use crate::toi::{unit_or_zero, Earliest, PlaneArrival, Toi, ToiStatus};
 
 /// Capsule A moving against plane B, seen as a two-sided surface (like
 /// [`crate::sphere_plane`]). Exact; O(D).
@@ -168,28 +168,30 @@ fn axis_edge_entry<T: Real>(
     let s = -n.dot(&base); // signed distance of the origin from its plane
     let towards = if s >= T::zero() { -n } else { n };
     let approach = towards.dot(v);
-    if s.abs() <= r || approach <= T::zero() {
-        return None;
-    }
-    let t = (s.abs() - r) / approach;
-    if t > max_t {
-        return None;
-    }
-    // Solve v t + towards r − base = u de − w ds for (u, w).
-    let k = *v * t + towards * r - base;
+    let gap = s.abs() - r;
+    // The origin at v t in (u, w) coordinates of the parallelogram, affine in t: solve
+    // k = u de − w ds (least squares in its plane) for k = towards r − base and for k = v.
     let (a11, a12, a22) = (de.norm_squared(), -de.dot(&ds), ds.norm_squared());
-    let (b1, b2) = (de.dot(&k), -ds.dot(&k));
     let det = a11 * a22 - a12 * a12;
-    let u = (b1 * a22 - a12 * b2) / det;
-    let w = (a11 * b2 - a12 * b1) / det;
-    // Closest points just beyond an end (within rounding) count: a radius-0 axis whose end
-    // crosses the edge is otherwise lost between this test and the end's face test.
-    let slack = boundary_slack(magnitude_of([s0, s1, e0, e1]));
-    let within = |x: T, len2: T| {
-        let margin = slack / len2.sqrt();
-        x >= -margin && x <= T::one() + margin
+    let solve = |k: &Vector3<T>| {
+        let (b1, b2) = (de.dot(k), -ds.dot(k));
+        ((b1 * a22 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det)
     };
-    (within(u, a11) && within(w, a22)).then_some(t)
+    let (u0, w0) = solve(&(towards * r - base));
+    let (u_rate, w_rate) = solve(v);
+    // Within rounding of the offset plane and inside the parallelogram: closest points just
+    // beyond an end count (a radius-0 axis whose end crosses the edge is otherwise lost between
+    // this test and the end's face test, finding 22), and so does every time the origin is
+    // within rounding of the plane (a motion grazing it, finding 34).
+    let slack = boundary_slack(magnitude_of([s0, s1, e0, e1]));
+    if gap < -slack {
+        return None; // the lines are already closer than r: the contact comes through a side
+    }
+    let (u_margin, w_margin) = (slack / a11.sqrt(), slack / a22.sqrt());
+    let mut window = PlaneArrival::new(gap, approach, slack, max_t);
+    window.keep_within(u0, u_rate, -u_margin, T::one() + u_margin);
+    window.keep_within(w0, w_rate, -w_margin, T::one() + w_margin);
+    window.first_contact()
 }
 
 /// Closest points of the segment `[s0, s1]` and a triangle it does not cross: an end against

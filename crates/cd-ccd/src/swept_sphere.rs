@@ -19,7 +19,7 @@ use cd_geom::{
 
 use crate::motion::LinearMotion;
 use crate::sphere::{moved, sphere_entry, Entry};
-use crate::toi::{unit_or_zero, Earliest, Toi, ToiStatus};
+use crate::toi::{unit_or_zero, Earliest, PlaneArrival, Toi, ToiStatus};
 
 /// A planar face as the puffy-sum test sees it.
 pub(crate) struct Face<'a, T: Real> {
@@ -157,15 +157,40 @@ impl<'a, T: Real> Face<'a, T> {
         let s = self.normal.dot(&(origin - self.vertices[0]));
         let towards = if s >= T::zero() { -self.normal } else { self.normal };
         let approach = towards.dot(v);
-        if approach <= T::zero() {
-            return None;
+        let gap = s.abs() - r;
+        if !self.convex {
+            if approach <= T::zero() {
+                return None;
+            }
+            let t = gap / approach;
+            if t < T::zero() || t > max_t {
+                return None;
+            }
+            let on_plane = moved(origin, v, t) + towards * r;
+            return self.contains_projection(&on_plane).then_some(t);
         }
-        let t = (s.abs() - r) / approach;
-        if t < T::zero() || t > max_t {
-            return None;
+        // A convex face: the times the touching point `origin + towards r + v t` is within
+        // rounding of the plane and inside every edge (by the same slack as
+        // `contains_projection`). A motion grazing the plane leaves `gap / approach` known only
+        // to the rounding of the gap over the approach speed; the window keeps it exact
+        // (fuzz finding 34).
+        let slack = boundary_slack(self.magnitude.max(origin.coords.amax()));
+        if gap < -slack {
+            return None; // the centre is already past the offset plane: it can only leave it
         }
-        let on_plane = moved(origin, v, t) + towards * r;
-        self.contains_projection(&on_plane).then_some(t)
+        let mut window = PlaneArrival::new(gap, approach, slack, max_t);
+        let touching = origin + towards * r;
+        for (_, a, b) in self.edges() {
+            // The edge function (edge × (p − a))·n, affine in t, over the edge's length.
+            let edge = b - a;
+            let length = edge.norm();
+            if length == T::zero() {
+                continue; // a repeated vertex bounds nothing
+            }
+            let inward = self.normal.cross(&edge) / length;
+            window.keep_within(inward.dot(&(touching - a)), inward.dot(v), -slack, T::infinity());
+        }
+        window.first_contact()
     }
 }
 

@@ -425,11 +425,12 @@ fn regression_capsule_triangle_late_at_huge_coordinates() {
     ]);
 }
 
-/// Fuzz finding 34 (FUZZING.md), open: `capsule_triangle` reported the contact at t = 0.88
-/// while the oracle had the shapes overlapping by 6·10⁻⁶ at t = 0.028 (coordinates around 5,
-/// a capsule end at z = 3·10⁻⁴ over a triangle in the z = 0 plane).
+/// Fuzz finding 34 (FUZZING.md): `capsule_triangle` reported the contact at t = 0.88 while the
+/// oracle had the shapes overlapping by 6·10⁻⁶ at t = 0.028. A radius-0 capsule lying and
+/// sliding almost in the triangle's plane, 10⁻⁷ from it: the time its axis reaches an edge's
+/// parallelogram (gap 1.2·10⁻⁸ over an approach speed of 2.2·10⁻⁴, against an in-plane speed
+/// of 7.8) was known only to 10⁻¹⁰, which moved the crossing 3·10⁻¹² past the segment's end.
 #[test]
-#[ignore = "fuzz finding 34, open"]
 fn regression_capsule_triangle_late_near_a_flat_triangle() {
     exercise::<f64>(&[
         0.04180908203125,
@@ -485,4 +486,37 @@ fn regression_capsule_triangle_late_near_a_flat_triangle() {
         -0.0567626953125,
         -0.00030517578125,
     ]);
+}
+
+/// Hand-derived, after finding 34: a radius-0 capsule whose end lies in a triangle's plane
+/// and slides in that plane into the triangle touches it when the end reaches the edge, at
+/// t = 1 here. Turned and moved by a set of rotations and offsets, the end is in the plane
+/// only up to rounding and the motion grazes every plane involved (the face's, and the
+/// parallelograms of the axis against the edges), so the plane-arrival times are known only to
+/// their rounding over a near-zero approach speed: the contact must still be found at t ≈ 1.
+#[test]
+fn a_segment_sliding_in_a_triangles_plane_touches_at_the_edge() {
+    let tri = [Point3::new(0.0, 0.0, 0.0), Point3::new(4.0, 0.0, 0.0), Point3::new(0.0, 4.0, 0.0)];
+    let segment = [Point3::new(-3.0, 1.0, 1e-9), Point3::new(-1.0, 1.0, 0.0)];
+    for k in 0..64 {
+        let f = k as f64;
+        let turn = nalgebra::UnitQuaternion::from_scaled_axis(Vector3::new(
+            0.37 * f,
+            -0.91 + 0.13 * f,
+            1.7 - 0.05 * f,
+        ));
+        let offset = Vector3::new(3.0 * f.sin(), -2.0 + 0.1 * f, 5.0 * f.cos());
+        let place = |p: &Point3<f64>| turn * p + offset;
+        let t = cd_geom::Triangle::new(place(&tri[0]), place(&tri[1]), place(&tri[2])).unwrap();
+        let cap = cd_geom::Capsule::new(place(&segment[0]), place(&segment[1]), 0.0).unwrap();
+        let motion = LinearMotion::of_a(turn * Vector3::new(1.0, 0.0, 0.0), 2.0).unwrap();
+        let hit = capsule_triangle(&cap, &t, &motion).unwrap_or_else(|| panic!("rotation {k}: missed"));
+        assert!((hit.time - 1.0).abs() < 1e-9, "rotation {k}: t = {}", hit.time);
+        assert!((hit.point_b - place(&Point3::new(0.0, 1.0, 0.0))).norm() < 1e-8, "rotation {k}: {hit:?}");
+        // The end alone, as a radius-0 ball: the face test's own window.
+        let end = cd_geom::Ball::new(*cap.b(), 0.0).unwrap();
+        let hit =
+            sphere_triangle(&end, &t, &motion).unwrap_or_else(|| panic!("rotation {k}: the end missed"));
+        assert!((hit.time - 1.0).abs() < 1e-9, "rotation {k}: the end at t = {}", hit.time);
+    }
 }
