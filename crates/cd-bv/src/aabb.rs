@@ -177,7 +177,7 @@ pub(crate) fn axis_extremes<T: Real, const D: usize>(
 }
 
 /// Directions projected together by [`projection_bounds`].
-const W: usize = 8;
+pub(crate) const W: usize = 8;
 
 /// Directions in groups of [`W`], component by component (`group[i][l]` is component `i` of
 /// direction `l` of the group); padding lanes are the zero direction.
@@ -191,18 +191,18 @@ fn direction_groups<T: Real, const D: usize>(dirs: &[Vector<T, D>]) -> Vec<[[T; 
         .collect()
 }
 
-/// The smallest projection of the points on each direction of a group, and the smallest
-/// negated projection (minus the largest): per point `D` lane-wise multiply-adds and two
-/// lane-wise minima, packed instructions whose dependency chain from one point to the next is
-/// one `min` long (a dot product and a compare-and-select per direction chained every point
-/// to the previous one, several times slower).
+/// The smallest and the largest projection of the points on each direction of a group: per
+/// point `D` lane-wise multiply-adds, a lane-wise minimum and a lane-wise maximum, packed
+/// instructions whose dependency chain from one point to the next is one `min` (or `max`) long
+/// (a dot product and a compare-and-select per direction chained every point to the previous
+/// one, several times slower).
 #[inline]
-fn projection_bounds<T: Real, const D: usize>(
+pub(crate) fn projection_bounds<T: Real, const D: usize>(
     points: &[Point<T, D>],
     group: &[[T; W]; D],
 ) -> ([T; W], [T; W]) {
     let mut lo = [T::infinity(); W];
-    let mut neg_hi = [T::infinity(); W];
+    let mut hi = [-T::infinity(); W];
     for p in points {
         let mut s: [T; W] = core::array::from_fn(|l| group[0][l] * p[0]);
         for i in 1..D {
@@ -212,10 +212,10 @@ fn projection_bounds<T: Real, const D: usize>(
         }
         for l in 0..W {
             lo[l] = if s[l] < lo[l] { s[l] } else { lo[l] };
-            neg_hi[l] = if -s[l] < neg_hi[l] { -s[l] } else { neg_hi[l] };
+            hi[l] = if s[l] > hi[l] { s[l] } else { hi[l] };
         }
     }
-    (lo, neg_hi)
+    (lo, hi)
 }
 
 /// One validating pass over the points: for each of the `N` directions, the smallest and
@@ -261,15 +261,15 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
             }
         }
         for (g, comp) in groups.iter().enumerate() {
-            let (clo, cneg) = projection_bounds(chunk, comp);
+            let (clo, chi) = projection_bounds(chunk, comp);
             for l in 0..W.min(N - g * W) {
                 let k = g * W + l;
                 if clo[l] < lo[k] {
                     lo[k] = clo[l];
                     lo_c[k] = c;
                 }
-                if -cneg[l] > hi[k] {
-                    hi[k] = -cneg[l];
+                if chi[l] > hi[k] {
+                    hi[k] = chi[l];
                     hi_c[k] = c;
                 }
             }

@@ -9,17 +9,11 @@ use nalgebra::{Matrix3, Vector3};
 
 type V3 = Vector3<f64>;
 
-/// Surface area of the box with orthonormal axes `(a, b, c)` around `pts` (half of it, which
-/// ranks boxes the same).
-fn half_area(pts: &[V3], a: &V3, b: &V3, c: &V3) -> f64 {
-    let ext = |u: &V3| {
-        let (lo, hi) = pts
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(u.dot(p)), h.max(u.dot(p))));
-        hi - lo
-    };
-    let (x, y, z) = (ext(a), ext(b), ext(c));
-    x * y + y * z + z * x
+/// The extent of `pts` along the unit direction `u`: largest minus smallest projection.
+fn extent(pts: &[V3], u: &V3) -> f64 {
+    let (lo, hi) =
+        pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(u.dot(p)), h.max(u.dot(p))));
+    hi - lo
 }
 
 /// DiTO with the `N` k-DOP normals (`N = 7` for DiTO-14, `N = 13` for DiTO-26):
@@ -102,6 +96,8 @@ pub fn obb_dito<T: Real, const N: usize>(points: &[Point<T, 3>]) -> GeomResult<O
             continue;
         }
         let tn = tn.normalize();
+        // The normal's extent is shared by the triangle's three edge frames.
+        let z = extent(&ext, &tn);
         for k in 0..3 {
             let e = t[(k + 1) % 3] - t[k];
             if e.norm_squared() <= 0.0 {
@@ -109,7 +105,9 @@ pub fn obb_dito<T: Real, const N: usize>(points: &[Point<T, 3>]) -> GeomResult<O
             }
             let u = e.normalize();
             let v = tn.cross(&u);
-            let area = half_area(&ext, &u, &v, &tn);
+            // Half the surface area of the box with these axes (ranks boxes like the area).
+            let (x, y) = (extent(&ext, &u), extent(&ext, &v));
+            let area = x * y + y * z + z * x;
             if area < best_axes.0 {
                 best_axes = (area, Matrix3::from_columns(&[u, v, tn]));
             }

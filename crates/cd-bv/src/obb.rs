@@ -3,7 +3,7 @@
 //! DiTO lives in [`dito`](crate::obb_dito14), the reference and 2D exact boxes in
 //! [`obb_reference`](crate::obb_reference) and [`obb_min_area_2d`](crate::obb_min_area_2d).
 
-use crate::aabb::aabb_from_points;
+use crate::aabb::{aabb_from_points, projection_bounds, W};
 use crate::hull2::convex_hull_2d_indices;
 use crate::quickhull::{convex_hull, Hull};
 use crate::welzl::to64;
@@ -61,15 +61,13 @@ pub(crate) fn fit<T: Real, const D: usize>(
     a64: &SMatrix<f64, D, D>,
 ) -> GeomResult<Obb<T, D>> {
     let axes = Matrix::<T, D>::from_fn(|i, j| T::lit(a64[(i, j)]));
-    let mut lo = Vector::<T, D>::repeat(T::infinity());
-    let mut hi = Vector::<T, D>::repeat(-T::infinity());
-    for p in points {
-        let s = axes.tr_mul(&p.coords);
-        for i in 0..D {
-            lo[i] = if s[i] < lo[i] { s[i] } else { lo[i] };
-            hi[i] = if s[i] > hi[i] { s[i] } else { hi[i] };
-        }
-    }
+    // The axes as one lane-wise direction group (the extremal pass's projection loop: per
+    // point D packed multiply-adds, a packed minimum and a packed maximum, not 2·D scalar compares).
+    let group: [[T; W]; D] =
+        core::array::from_fn(|i| core::array::from_fn(|l| if l < D { axes[(i, l)] } else { T::zero() }));
+    let (lo_lanes, hi_lanes) = projection_bounds(points, &group);
+    let lo = Vector::<T, D>::from_fn(|i, _| lo_lanes[i]);
+    let hi = Vector::<T, D>::from_fn(|i, _| hi_lanes[i]);
     if points.is_empty() {
         return Err(GeomError::TooFewPoints);
     }
