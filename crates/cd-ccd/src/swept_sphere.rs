@@ -133,7 +133,12 @@ impl<'a, T: Real> Face<'a, T> {
 
     /// First time a sphere of radius `r` centred at `origin + v t` touches the face.
     pub(crate) fn sphere_entry(&self, origin: &Point3<T>, v: &Vector3<T>, r: T, max_t: T) -> Entry<T> {
-        if (self.closest_point(origin) - origin).norm_squared() <= r * r {
+        // Touching at the start when the gap is below the rounding of the coordinates (sixteen
+        // ulps of the largest, as `capsule_triangle`'s start test): the entry tests cannot time
+        // a contact that close (a radius-0 ball lying in the face's plane would be within
+        // rounding of it over the whole motion).
+        let touch = r + T::epsilon() * T::lit(16.0) * self.magnitude.max(origin.coords.amax());
+        if (self.closest_point(origin) - origin).norm_squared() <= touch * touch {
             return Entry::Inside;
         }
         if let Some(t) = self.offset_face_hit(origin, v, r, max_t) {
@@ -150,6 +155,11 @@ impl<'a, T: Real> Face<'a, T> {
     }
 
     /// Step 1: the copy of the face offset by `r` towards the centre.
+    ///
+    /// The times the touching point `origin + towards r + v t` is within rounding of the plane
+    /// form a window ([`PlaneArrival`]): a motion grazing the plane leaves `gap / approach`
+    /// known only to the rounding of the gap over the approach speed, and a crossing at the
+    /// face's boundary moved by that much could fall outside every test (fuzz finding 34).
     fn offset_face_hit(&self, origin: &Point3<T>, v: &Vector3<T>, r: T, max_t: T) -> Option<T> {
         if self.normal == Vector3::zeros() {
             return None;
@@ -158,28 +168,17 @@ impl<'a, T: Real> Face<'a, T> {
         let towards = if s >= T::zero() { -self.normal } else { self.normal };
         let approach = towards.dot(v);
         let gap = s.abs() - r;
-        if !self.convex {
-            if approach <= T::zero() {
-                return None;
-            }
-            let t = gap / approach;
-            if t < T::zero() || t > max_t {
-                return None;
-            }
-            let on_plane = moved(origin, v, t) + towards * r;
-            return self.contains_projection(&on_plane).then_some(t);
-        }
-        // A convex face: the times the touching point `origin + towards r + v t` is within
-        // rounding of the plane and inside every edge (by the same slack as
-        // `contains_projection`). A motion grazing the plane leaves `gap / approach` known only
-        // to the rounding of the gap over the approach speed; the window keeps it exact
-        // (fuzz finding 34).
         let slack = boundary_slack(self.magnitude.max(origin.coords.amax()));
         if gap < -slack {
             return None; // the centre is already past the offset plane: it can only leave it
         }
         let mut window = PlaneArrival::new(gap, approach, slack, max_t);
         let touching = origin + towards * r;
+        if !self.convex {
+            return self.concave_entry(&window, &touching, v);
+        }
+        // A convex face clips the window by its edge functions (with the same slack as
+        // `contains_projection`).
         for (_, a, b) in self.edges() {
             // The edge function (edge × (p − a))·n, affine in t, over the edge's length.
             let edge = b - a;
@@ -191,6 +190,43 @@ impl<'a, T: Real> Face<'a, T> {
             window.keep_within(inward.dot(&(touching - a)), inward.dot(v), -slack, T::infinity());
         }
         window.first_contact()
+    }
+
+    /// [`Face::offset_face_hit`] for a concave face, whose inside is not an intersection of
+    /// slabs: when the touching point is inside the face at the start of the plane's window,
+    /// the arrival time (or that start); otherwise the first time its path crosses the
+    /// outline within the window (2D segment crossings in the face's projection plane).
+    fn concave_entry(&self, window: &PlaneArrival<T>, touching: &Point3<T>, v: &Vector3<T>) -> Option<T> {
+        let (lo, hi) = window.bounds()?;
+        let at = |t: T| touching + v * t;
+        if self.contains_projection(&at(lo)) {
+            // Inside from the window's start: the plane's own arrival time when it is in the
+            // window and the point is inside then too (a crossing, well conditioned), else the
+            // start (as in `PlaneArrival::first_contact`).
+            let arrival = window.arrival();
+            let inside_then = arrival >= lo && arrival <= hi && self.contains_projection(&at(arrival));
+            return Some(if inside_then { arrival } else { lo });
+        }
+        // The path from at(lo) to at(hi) as p + s·d, s ∈ [0, 1]; an edge as a + q·e, q ∈ [0, 1].
+        let (u, w) = projection_axes(&self.normal);
+        let cross = |x: (T, T), y: (T, T)| x.0 * y.1 - x.1 * y.0;
+        let p = at(lo);
+        let d = (v[u] * (hi - lo), v[w] * (hi - lo));
+        let mut first: Option<T> = None;
+        for (_, a, b) in self.edges() {
+            let e = (b[u] - a[u], b[w] - a[w]);
+            let denom = cross(d, e);
+            if denom == T::zero() {
+                continue; // parallel: the crossing, if any, is at one of the edge's neighbours
+            }
+            let ap = (a[u] - p[u], a[w] - p[w]);
+            let (s, q) = (cross(ap, e) / denom, cross(ap, d) / denom);
+            let unit = |x: T| x >= T::zero() && x <= T::one();
+            if unit(s) && unit(q) && first.is_none_or(|f| s < f) {
+                first = Some(s);
+            }
+        }
+        first.map(|s| lo + s * (hi - lo))
     }
 }
 

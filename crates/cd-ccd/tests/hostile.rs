@@ -520,3 +520,38 @@ fn a_segment_sliding_in_a_triangles_plane_touches_at_the_edge() {
         assert!((hit.time - 1.0).abs() < 1e-9, "rotation {k}: the end at t = {}", hit.time);
     }
 }
+
+/// The same grazing slide against a concave polygon (an L-shaped hexagon): a radius-0 ball in
+/// the polygon's plane, moving in it, touches when it crosses the outline — through an outer
+/// edge at t = 2, and through the notch's edge at the reflex corner's side at t = 1; one that
+/// starts inside the face touches at t = 0.
+#[test]
+fn a_point_sliding_in_a_concave_polygons_plane_touches_at_its_outline() {
+    let outline = [(0.0, 0.0), (3.0, 0.0), (3.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0)];
+    // (start, velocity, time of entry, entry point)
+    // A start inside the face, in its plane up to rounding, touches at once.
+    let slides = [
+        ((5.0, 0.5), (-1.0, 0.0), 2.0, (3.0, 0.5)),
+        ((2.0, 2.0), (-1.0, 0.0), 1.0, (1.0, 2.0)),
+        ((0.5, 0.5), (1.0, 0.0), 0.0, (0.5, 0.5)),
+    ];
+    for k in 0..64 {
+        let f = k as f64;
+        let turn = nalgebra::UnitQuaternion::from_scaled_axis(Vector3::new(
+            0.29 * f,
+            1.1 - 0.07 * f,
+            -0.4 + 0.11 * f,
+        ));
+        let offset = Vector3::new(2.0 * f.cos(), 0.5 - 0.05 * f, -3.0 * f.sin());
+        let place = |x: f64, y: f64| turn * Point3::new(x, y, 0.0) + offset;
+        let polygon = cd_geom::Polygon::new(outline.iter().map(|&(x, y)| place(x, y)).collect()).unwrap();
+        for (start, v, time, entry) in slides {
+            let ball = cd_geom::Ball::new(place(start.0, start.1), 0.0).unwrap();
+            let motion = LinearMotion::of_a(turn * Vector3::new(v.0, v.1, 0.0), 3.0).unwrap();
+            let hit = sphere_polygon(&ball, &polygon, &motion)
+                .unwrap_or_else(|| panic!("rotation {k}, start {start:?}: missed"));
+            assert!((hit.time - time).abs() < 1e-9, "rotation {k}, start {start:?}: t = {}", hit.time);
+            assert!((hit.point_b - place(entry.0, entry.1)).norm() < 1e-8, "rotation {k}: {hit:?}");
+        }
+    }
+}
