@@ -175,7 +175,7 @@ impl<'a, T: Real> Face<'a, T> {
         let mut window = PlaneArrival::new(gap, approach, slack, max_t);
         let touching = origin + towards * r;
         if !self.convex {
-            return self.concave_entry(&window, &touching, v);
+            return self.concave_entry(&window, &touching, v, slack);
         }
         // A convex face clips the window by its edge functions (with the same slack as
         // `contains_projection`).
@@ -195,8 +195,15 @@ impl<'a, T: Real> Face<'a, T> {
     /// [`Face::offset_face_hit`] for a concave face, whose inside is not an intersection of
     /// slabs: when the touching point is inside the face at the start of the plane's window,
     /// the arrival time (or that start); otherwise the first time its path crosses the
-    /// outline within the window (2D segment crossings in the face's projection plane).
-    fn concave_entry(&self, window: &PlaneArrival<T>, touching: &Point3<T>, v: &Vector3<T>) -> Option<T> {
+    /// outline within the window (2D segment crossings in the face's projection plane, each
+    /// edge's ends extended by `slack`).
+    fn concave_entry(
+        &self,
+        window: &PlaneArrival<T>,
+        touching: &Point3<T>,
+        v: &Vector3<T>,
+        slack: T,
+    ) -> Option<T> {
         let (lo, hi) = window.bounds()?;
         let at = |t: T| touching + v * t;
         if self.contains_projection(&at(lo)) {
@@ -221,8 +228,12 @@ impl<'a, T: Real> Face<'a, T> {
             }
             let ap = (a[u] - p[u], a[w] - p[w]);
             let (s, q) = (cross(ap, e) / denom, cross(ap, d) / denom);
-            let unit = |x: T| x >= T::zero() && x <= T::one();
-            if unit(s) && unit(q) && first.is_none_or(|f| s < f) {
+            // A crossing at a vertex, rounded just past the end of both of its edges, still
+            // counts: the edge's parameter gets the boundary slack over its length.
+            let margin = slack / (e.0 * e.0 + e.1 * e.1).sqrt();
+            let on_path = s >= T::zero() && s <= T::one();
+            let on_edge = q >= -margin && q <= T::one() + margin;
+            if on_path && on_edge && first.is_none_or(|f| s < f) {
                 first = Some(s);
             }
         }

@@ -111,7 +111,9 @@ impl<T: Real> PlaneArrival<T> {
         window
     }
 
-    /// Keeps the times at which `value + rate·t` lies in `[min, max]`.
+    /// Keeps the times at which `value + rate·t` lies in `[min, max]`. A bound that overflows
+    /// to NaN (infinite value and rate) leaves the window as it was: a contact reported where
+    /// there may be none, rather than one missed.
     pub(crate) fn keep_within(&mut self, value: T, rate: T, min: T, max: T) {
         if rate == T::zero() {
             // Constant: the whole window or nothing.
@@ -138,7 +140,7 @@ impl<T: Real> PlaneArrival<T> {
 
     /// The first contact, or `None` when no time satisfies every constraint. When the in-plane
     /// constraints hold from the start of the plane's window, the point reaches the plane
-    /// inside the face: the arrival time (kept within the window). Otherwise it enters the face
+    /// inside the face: the arrival time, when it falls in the window. Otherwise it enters the face
     /// while within rounding of the plane: the first time it is inside (never a later one).
     pub(crate) fn first_contact(&self) -> Option<T> {
         if self.lo > self.hi {
