@@ -328,6 +328,13 @@ fn ray_polygon_and_plane() {
     assert!(ray_plane(&ray(p3(0.0, 0.0, 5.0), v3(1.0, 0.0, 0.0)), &pl).is_none());
     assert!(ray_plane(&ray(p3(0.0, 0.0, 5.0), -down), &pl).is_none());
     assert_eq!(ray_plane(&ray(p3(3.0, 0.0, 1.0), v3(1.0, 0.0, 0.0)), &pl).unwrap().t, 0.0);
+    // Fuzz finding 35 (FUZZING.md): a plane whose unit normal has a subnormal component along
+    // the ray (a half-space turned by a quaternion with components of 10⁻³⁰¹) and a ray a
+    // million away: t = 10⁶ / 10⁻³²⁰ overflows. Not reached at any finite distance: a miss,
+    // not a hit at t = ∞ with a NaN point.
+    let tilted = Plane::new(v3(0.0, 1.0, -2e-320), 0.0).unwrap();
+    assert!(tilted.normal().z != 0.0, "the subnormal survives normalization");
+    assert!(ray_plane(&ray(p3(8.7, -1e6, 0.1), v3(0.0, 0.0, -3.5)), &tilted).is_none());
 }
 
 #[test]

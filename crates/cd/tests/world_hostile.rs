@@ -27,3 +27,34 @@ proptest! {
         exercise::run(&values);
     }
 }
+
+/// Fuzz finding 35 (FUZZING.md): a fixed half-space turned by a quaternion with components of
+/// 10⁻³⁰¹ and 10⁻³⁰⁵ has a unit normal with a subnormal component along a ray that runs parallel
+/// to its boundary a million units away; the ray/plane division overflowed and `cast_ray_all`
+/// reported a hit at t = ∞ with a NaN point. A plane not reached at any finite distance is a
+/// miss.
+#[test]
+fn regression_ray_along_a_half_space_turned_by_subnormal_angles() {
+    use cd::prelude::*;
+    use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+    let mut world = World::<f64>::default();
+    let q = Quaternion::new(
+        0.9999999883584678,
+        7.629394501644053e-305,
+        -0.00015258789003288106,
+        4.999999941792339e-301,
+    );
+    let pose = Isometry3::from_parts(
+        Translation3::new(1.33331298828125, -1000000.0, 0.07781982421875),
+        UnitQuaternion::from_quaternion(q),
+    );
+    world.add(BodyDesc::fixed(ColliderShape::HalfSpace).with_pose(pose)).unwrap();
+    let ray = cd::geom::Ray::new(
+        Point3::new(8.70574951171875, 8.70574951171875, 0.11199951171875),
+        Vector3::new(0.0, 0.0, 3.47137451171875),
+    )
+    .unwrap();
+    for hit in world.cast_ray_all(&ray, &CollisionGroups::default()) {
+        assert!(hit.t.is_finite() && hit.point.iter().all(|x| x.is_finite()), "{hit:?}");
+    }
+}
