@@ -604,12 +604,12 @@ fn regression_flat_set_hull_misses_a_point() {
     ]);
 }
 
-/// Fuzz finding 36 (FUZZING.md), open: 29 points up to 2·10¹⁰ (the same family as finding 33,
-/// whose first numbers it shares) whose hull was accepted with the input point
-/// (2.97, −10⁶, −2.0047·10¹⁰) 2.06·10⁵ outside a face, ten times the exercise's tolerance
-/// (10⁻⁶ of the magnitude). It fails the same way on 38ce9ed, before the session that found it.
+/// Fuzz finding 36 (FUZZING.md): 29 points up to 2·10¹⁰ (the same family as finding 33, whose
+/// first numbers it shares) whose hull, built on the retry with a grown tolerance, was accepted
+/// with the input point (2.97, −10⁶, −2.0047·10¹⁰) 2.06·10⁵ outside a face, ten times the
+/// exercise's tolerance (10⁻⁶ of the magnitude). A retried hull is now checked against every
+/// point and refused here.
 #[test]
-#[ignore = "fuzz finding 36, open"]
 fn regression_hull_misses_a_point_at_2e10() {
     exercise::run(&[
         -0.00030517578125,
