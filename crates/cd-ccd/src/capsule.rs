@@ -19,7 +19,7 @@ use cd_geom::{
 
 use crate::motion::LinearMotion;
 use crate::sphere::{moved, rounded_segment_against_plane};
-use crate::swept_sphere::{boundary_slack, cylinder_side_entry, magnitude_of, Face};
+use crate::swept_sphere::{boundary_slack, cylinder_side_entry, magnitude_of, start_touch_slack, Face};
 use crate::toi::{unit_or_zero, Earliest, PlaneArrival, Toi, ToiStatus};
 
 /// Capsule A moving against plane B, seen as a two-sided surface (like
@@ -83,16 +83,9 @@ pub fn capsule_triangle<T: Real>(
     let r = capsule.radius();
     let v = motion.relative_velocity();
     let start = closest_points_segment_triangle(&capsule.segment(), tri);
-    // Touching at the start when the gap is below the rounding of the coordinates (sixteen
-    // ulps of the largest): the entry tests below cannot resolve a contact that close, and a
-    // radius-0 capsule there would be reported late (found by fuzzing: a segment ending 3·10⁻⁷
-    // from a triangle's vertex at 8·10⁹, moving into it, was reported a whole step later).
-    let magnitude = tri
-        .vertices()
-        .iter()
-        .chain([capsule.a(), capsule.b()])
-        .fold(T::zero(), |m, p| m.max(p.coords.amax()));
-    let touch = r + T::epsilon() * T::lit(16.0) * magnitude;
+    // Touching at the start when the gap is below the rounding of the coordinates.
+    let vertices = tri.vertices();
+    let touch = r + start_touch_slack(magnitude_of(vertices.iter().chain([capsule.a(), capsule.b()])));
     if start.distance_squared <= touch * touch {
         let mut normal = unit_or_zero(start.b - start.a);
         if normal == Vector3::zeros() {

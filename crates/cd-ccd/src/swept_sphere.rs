@@ -46,6 +46,14 @@ pub(crate) fn boundary_slack<T: Real>(magnitude: T) -> T {
     T::epsilon() * T::lit(64.0) * magnitude
 }
 
+/// The gap below which a shape counts as touching at the start, for coordinates of magnitude
+/// `magnitude`: sixteen ulps of it. The entry tests cannot time a contact that close (a
+/// radius-0 ball lying in a face's plane is within rounding of it over the whole motion, and a
+/// radius-0 capsule ending 3·10⁻⁷ from a vertex at 8·10⁹ was reported a whole step late).
+pub(crate) fn start_touch_slack<T: Real>(magnitude: T) -> T {
+    T::epsilon() * T::lit(16.0) * magnitude
+}
+
 /// The largest coordinate magnitude among `points`.
 pub(crate) fn magnitude_of<'p, T: Real>(points: impl IntoIterator<Item = &'p Point3<T>>) -> T {
     points.into_iter().fold(T::zero(), |m, p| m.max(p.coords.amax()))
@@ -133,11 +141,8 @@ impl<'a, T: Real> Face<'a, T> {
 
     /// First time a sphere of radius `r` centred at `origin + v t` touches the face.
     pub(crate) fn sphere_entry(&self, origin: &Point3<T>, v: &Vector3<T>, r: T, max_t: T) -> Entry<T> {
-        // Touching at the start when the gap is below the rounding of the coordinates (sixteen
-        // ulps of the largest, as `capsule_triangle`'s start test): the entry tests cannot time
-        // a contact that close (a radius-0 ball lying in the face's plane would be within
-        // rounding of it over the whole motion).
-        let touch = r + T::epsilon() * T::lit(16.0) * self.magnitude.max(origin.coords.amax());
+        // Touching at the start when the gap is below the rounding of the coordinates.
+        let touch = r + start_touch_slack(self.magnitude.max(origin.coords.amax()));
         if (self.closest_point(origin) - origin).norm_squared() <= touch * touch {
             return Entry::Inside;
         }
@@ -207,12 +212,10 @@ impl<'a, T: Real> Face<'a, T> {
         let (lo, hi) = window.bounds()?;
         let at = |t: T| touching + v * t;
         if self.contains_projection(&at(lo)) {
-            // Inside from the window's start: the plane's own arrival time when it is in the
-            // window and the point is inside then too (a crossing, well conditioned), else the
-            // start (as in `PlaneArrival::first_contact`).
-            let arrival = window.arrival();
-            let inside_then = arrival >= lo && arrival <= hi && self.contains_projection(&at(arrival));
-            return Some(if inside_then { arrival } else { lo });
+            // Inside from the window's start: the window's own answer (the arrival time when it
+            // falls in the window, else the start), if the point is inside then too.
+            let t = window.first_contact()?;
+            return Some(if self.contains_projection(&at(t)) { t } else { lo });
         }
         // The path from at(lo) to at(hi) as p + s·d, s ∈ [0, 1]; an edge as a + q·e, q ∈ [0, 1].
         let (u, w) = projection_axes(&self.normal);

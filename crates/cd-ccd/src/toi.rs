@@ -132,12 +132,6 @@ impl<T: Real> PlaneArrival<T> {
         (self.lo <= self.hi).then_some((self.lo, self.hi))
     }
 
-    /// `gap / approach`: the arrival time the plane alone gives (not finite when the point
-    /// moves parallel to the plane).
-    pub(crate) fn arrival(&self) -> T {
-        self.arrival
-    }
-
     /// The first contact, or `None` when no time satisfies every constraint. When the in-plane
     /// constraints hold from the start of the plane's window, the point reaches the plane
     /// inside the face: the arrival time, when it falls in the window. Otherwise it enters the face

@@ -528,8 +528,8 @@ fn a_segment_sliding_in_a_triangles_plane_touches_at_the_edge() {
 #[test]
 fn a_point_sliding_in_a_concave_polygons_plane_touches_at_its_outline() {
     let outline = [(0.0, 0.0), (3.0, 0.0), (3.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0)];
-    // (start, velocity, time of entry, entry point)
-    // A start inside the face, in its plane up to rounding, touches at once.
+    // (start, velocity, time of entry, entry point); the last starts inside the face, in its
+    // plane up to rounding, and touches at once.
     let slides = [
         ((5.0, 0.5), (-1.0, 0.0), 2.0, (3.0, 0.5)),
         ((2.0, 2.0), (-1.0, 0.0), 1.0, (1.0, 2.0)),
