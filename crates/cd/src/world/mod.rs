@@ -49,7 +49,7 @@ pub use query::{ClosestBody, RayCastHit, ShapeCastHit};
 pub use shape::{ColliderShape, MeshCollider, MeshShape};
 
 use contacts::{grown, pair_manifolds, PairScratch};
-use pairs::{PairEntry, PairSlab};
+use pairs::{PairEntry, PairSlab, Span};
 
 /// A broad phase the world can own and share between threads.
 pub type WorldBroadPhase<T> = Box<dyn BroadPhase<T, 3> + Send + Sync>;
@@ -255,8 +255,12 @@ pub struct World<T: Real> {
     pair_slab: PairSlab<T>,
     /// The previous step's pair list, emptied: the next step's list is built in it.
     pair_spare: Vec<PairEntry>,
-    /// A pair's manifolds while they are found (then swapped into its state).
-    found: Vec<Manifold<T, 3>>,
+    /// Every pair's manifolds of the last step, in the order the pairs were processed; each
+    /// state holds its [`Span`](pairs::Span).
+    manifolds: Vec<Manifold<T, 3>>,
+    /// The step before's manifolds during a step (a pair skipped under a budget keeps its
+    /// own), emptied after it.
+    manifolds_spare: Vec<Manifold<T, 3>>,
     /// The broad phase's pairs of the current step (kept to reuse its allocation).
     pair_buffer: Vec<(u32, u32)>,
     solver: ContactSolver<T>,
@@ -302,7 +306,8 @@ impl<T: Real> World<T> {
             pairs: Vec::new(),
             pair_slab: PairSlab::default(),
             pair_spare: Vec::new(),
-            found: Vec::new(),
+            manifolds: Vec::new(),
+            manifolds_spare: Vec::new(),
             pair_buffer: Vec::new(),
             solver,
             scratch: PairScratch::default(),
@@ -533,8 +538,8 @@ impl<T: Real> World<T> {
         self.pairs
             .iter()
             .map(|&(_, state)| self.pair_slab.get(state))
-            .filter(|s| !s.manifolds.is_empty())
-            .map(|s| (self.handle(s.key.0), self.handle(s.key.1), s.manifolds.as_slice()))
+            .filter(|s| s.manifolds.len > 0)
+            .map(|s| (self.handle(s.key.0), self.handle(s.key.1), s.manifolds.of(&self.manifolds)))
     }
 
     /// Advances the world by `dt`. Errors: an invalid `dt` (not finite, or below machine
@@ -787,7 +792,7 @@ impl<T: Real> World<T> {
         last.clear();
         self.pair_spare = last;
         self.pair_buffer = broad_pairs;
-        if PairSlab::<T>::scattered(&next) {
+        if self.pair_slab.untidy(&next) {
             self.pair_slab.compact(&mut next);
         }
 
@@ -800,7 +805,10 @@ impl<T: Real> World<T> {
             order.extend(0..next.len());
             order.sort_by_key(|&i| core::cmp::Reverse(slab.get(next[i].1).urgency()));
         }
-        let mut found = std::mem::take(&mut self.found);
+        // This step's manifolds, appended pair by pair; the last step's for skipped pairs.
+        let previous = std::mem::take(&mut self.manifolds);
+        let mut manifolds = std::mem::take(&mut self.manifolds_spare);
+        manifolds.clear();
         // The clock is read where a run of mesh/compound pairs meets a run of convex pairs (pairs
         // come in slot order, so a world's static meshes usually make one run): the time of a run
         // goes to the mid or the narrow phase. A reading per pair cost 3 % of a 1k-body frame.
@@ -814,8 +822,11 @@ impl<T: Real> World<T> {
         };
         for k in 0..next.len() {
             let ((a, b), state) = next[order.get(k).copied().unwrap_or(k)];
-            let state = slab.get_mut(state);
+            let (state, store) = slab.get_mut(state);
             let (ha, hb) = (self.handle(a), self.handle(b));
+            let start = manifolds.len();
+            // The last step's manifolds (in `previous`) until this step's are found.
+            let last = core::mem::take(&mut state.manifolds);
             let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
                 continue;
             };
@@ -828,18 +839,19 @@ impl<T: Real> World<T> {
                 (clock, run) = (now, Some(mid));
             }
             let prediction = self.pair_prediction(x, y, dt);
-            found.clear();
             let reuse = self.config.contact_reuse_margin;
-            if reuse > T::zero() && state.anchor.replay((x, y), prediction, &mut found) {
+            if reuse > T::zero() && state.anchor.replay(store, (x, y), prediction, &mut manifolds) {
                 // Carried over: no test, and nothing for a time-critical budget to skip.
                 stats.reused_pairs += 1;
                 state.stale = 0;
             } else if budget.is_some_and(|limit| stats.work.narrow_tests >= limit) {
                 stats.skipped_pairs += 1;
                 state.stale = state.stale.saturating_add(1);
+                manifolds.extend_from_slice(last.of(&previous));
+                state.manifolds = Span::since(start, &manifolds);
                 if state.touching {
                     let kind = ContactEventKind::Persisting;
-                    self.events.push(ContactEvent::from_manifolds(kind, ha, hb, &state.manifolds));
+                    self.events.push(ContactEvent::from_manifolds(kind, ha, hb, last.of(&previous)));
                 }
                 continue;
             } else {
@@ -853,12 +865,14 @@ impl<T: Real> World<T> {
                     &mut state.cache,
                     &mut self.scratch,
                     &mut stats.work,
-                    &mut found,
+                    &mut manifolds,
                 )?;
                 if reuse > T::zero() {
-                    state.anchor.record((x, y), prediction, prediction + reuse, &found);
+                    state.anchor.record(store, (x, y), prediction, prediction + reuse, &manifolds[start..]);
                 }
             }
+            state.manifolds = Span::since(start, &manifolds);
+            let found = &manifolds[start..];
             // A point touches when it is within the tolerance, or when the bodies' approach along
             // its normal closes it within the step (they meet inside the step; the solver may
             // bounce them apart before a step ever ends with them touching).
@@ -869,42 +883,35 @@ impl<T: Real> World<T> {
             });
             match (state.touching, touching) {
                 (false, true) => {
-                    self.events.push(ContactEvent::from_manifolds(ContactEventKind::Started, ha, hb, &found))
+                    self.events.push(ContactEvent::from_manifolds(ContactEventKind::Started, ha, hb, found))
                 }
                 (true, true) => self.events.push(ContactEvent::from_manifolds(
                     ContactEventKind::Persisting,
                     ha,
                     hb,
-                    &found,
+                    found,
                 )),
                 (true, false) => self.events.push(ContactEvent::stopped(ha, hb)),
                 (false, false) => {}
             }
             state.touching = touching;
-            // The found manifolds become the state's; its old vector is the next pair's buffer.
-            std::mem::swap(&mut state.manifolds, &mut found);
         }
         close_run(run, Instant::now(), clock, stats);
-        found.clear();
-        self.found = found;
+        stats.manifolds += manifolds.len();
+        stats.contact_points += manifolds.iter().map(|m| m.len()).sum::<usize>();
         // Ended pairs were reported during the merge, the others as they were processed.
         self.events[first_event..].sort_by_key(|e| (e.a.index, e.b.index));
 
         // The solver's input in pair order, whatever order the pairs were processed in.
         let mut solver_input = Vec::new();
-        for &(_, state) in &next {
+        for &(_, state) in next.iter().filter(|_| for_solver) {
             let state = slab.get(state);
-            stats.manifolds += state.manifolds.len();
-            stats.contact_points += state.manifolds.iter().map(|m| m.len()).sum::<usize>();
-            if !for_solver {
-                continue;
-            }
             let (a, b) = state.key;
             let (Some(x), Some(y)) = (&self.slots[a as usize].body, &self.slots[b as usize].body) else {
                 continue;
             };
             let material = combine(&x.material, &y.material);
-            for m in &state.manifolds {
+            for m in state.manifolds.of(&manifolds) {
                 let mut cm = ContactManifold::new(a as usize, b as usize, m.normal, material);
                 for p in m.points() {
                     cm.push(ContactPoint {
@@ -919,6 +926,8 @@ impl<T: Real> World<T> {
         }
         self.pairs = next;
         self.pair_slab = slab;
+        self.manifolds = manifolds;
+        self.manifolds_spare = previous;
         Ok(solver_input)
     }
 
