@@ -9,6 +9,10 @@ use crate::{Aabb, Obb, Point, Ray, RayHit, Real, Vector};
 pub struct PreparedRay<T: Real, const D: usize> {
     origin: Point<T, D>,
     inv_dir: Vector<T, D>,
+    /// `inv_dir` grown by `8ε`: the far slab's parameter computed with it errs outward by more
+    /// than the rounding of both slab parameters (Ize 2013, "Robust BVH ray traversal"), so
+    /// [`PreparedRay::enter_box`] needs no slack of its own.
+    inv_far: Vector<T, D>,
     /// Axes along which the direction is zero (or so small its inverse overflows): the ray
     /// cannot cross those slabs, it is inside or outside them for all `t`.
     parallel: [bool; D],
@@ -29,7 +33,8 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
                 T::zero()
             }
         });
-        PreparedRay { origin: *ray.origin(), inv_dir, parallel, max_t: ray.max_t() }
+        let inv_far = inv_dir * (T::one() + T::lit(8.0) * T::epsilon());
+        PreparedRay { origin: *ray.origin(), inv_dir, inv_far, parallel, max_t: ray.max_t() }
     }
 
     /// The ray's origin.
@@ -69,12 +74,17 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
                 }
                 continue;
             }
-            let inv = self.inv_dir[i];
-            let t1 = (l - o) * inv;
-            let t2 = (h - o) * inv;
+            // The far parameter comes from the grown inverse: that is the touching slack. A
+            // slack applied to the exit after the loop (a multiply and a `min` on every node's
+            // critical path) made the binary traversal 26 % slower; two more multiplies here,
+            // off that path, cost about 2 %.
+            let (dl, dh) = (l - o, h - o);
+            let (t1, t2) = (dl * self.inv_dir[i], dh * self.inv_dir[i]);
             // Plain compare-and-select (not `min`/`max`, whose NaN handling costs extra work
             // and cannot matter: no operand is NaN here).
-            let (near, far) = if t1 < t2 { (t1, t2) } else { (t2, t1) };
+            let near = if t1 < t2 { t1 } else { t2 };
+            let (f1, f2) = (dl * self.inv_far[i], dh * self.inv_far[i]);
+            let far = if f1 > f2 { f1 } else { f2 };
             if near > t_enter {
                 t_enter = near;
             }
@@ -82,7 +92,7 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
                 t_exit = far;
             }
         }
-        slabs_meet(t_enter, t_exit).then(|| t_enter.min(t_exit))
+        (t_enter <= t_exit).then_some(t_enter)
     }
 }
 
