@@ -577,6 +577,43 @@ fn regression_watertight_sliver_far_from_the_ray_origin() {
     assert!((at.z + 0.00030517578125).abs() < 1e-12 && (hit.t - 1.0).abs() < 1e-9, "{hit:?} at {at:?}");
 }
 
+/// Fuzz finding 37 (FUZZING.md): a sliver 1.6·10¹⁰ long whose near corner is at about
+/// (2.1, 2.0, 0.08), and a ray from (2.09, 2.04, 2.04) along (1, 1, 1), almost parallel to the
+/// sliver's plane and moving away from its box in z. Seen along the ray the sliver is a needle
+/// passing within an ulp of the origin; the edge functions called the origin inside, and the
+/// plane put the "hit" at t = 1.7·10⁶, 3.5·10⁶ units beyond the triangle. Probing it showed
+/// both ray tests wrong on rays straight onto the sliver too.
+#[test]
+fn regression_watertight_plane_hit_outside_the_sliver() {
+    let tri = Triangle::new(
+        p3(-15935000000.0, -15935000000.0, -15423000000.0),
+        p3(2.10113525390625, 2.0391845703125, 0.07781982421875),
+        p3(0.0, -0.00030517578125, -0.00030517578125),
+    )
+    .unwrap();
+    let d = 2.0391845703125;
+    let r = ray(p3(2.0904541015625, d, d), v3(d, d, d));
+    assert_eq!(ray_triangle_watertight(&r, &tri), None);
+    assert_eq!(ray_triangle(&r, &tri), None);
+    // Rays dropped on points of the sliver from 5 units above it hit there, at t = 1, with
+    // both tests. Before this fix both crossed the two long edges (the watertight test for
+    // its plane, Möller–Trumbore from the far vertex): the watertight test missed every one
+    // and Möller–Trumbore put them at t = 1,298 to 3,843.
+    let n = tri.normal().unwrap();
+    for (u, v) in [(0.25, 0.5), (0.5, 0.4999), (0.4, 0.59999), (0.3, 0.3), (0.45, 0.5)] {
+        let target = tri.at_barycentric(u, v);
+        let dropped = ray(target + n * 5.0, -n * 5.0);
+        for (name, hit) in [
+            ("watertight", ray_triangle_watertight(&dropped, &tri)),
+            ("Möller–Trumbore", ray_triangle(&dropped, &tri)),
+        ] {
+            let hit = hit.unwrap_or_else(|| panic!("{name} missed ({u}, {v})"));
+            assert!((hit.t - 1.0).abs() < 1e-6, "{name} ({u}, {v}): {hit:?}");
+            assert!((hit.u - u).abs() < 1e-6 && (hit.v - v).abs() < 1e-6, "{name} ({u}, {v}): {hit:?}");
+        }
+    }
+}
+
 /// Every hit the watertight test reports lies on the triangle (within its bounding box, to
 /// rounding of the largest coordinate): slivers up to 10¹⁰ long and down to 10⁻⁶ wide in the
 /// plane z = c, rays from far away aimed near them or in random directions.

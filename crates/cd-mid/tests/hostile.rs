@@ -419,3 +419,40 @@ fn regression_ray_leaving_a_box_corner_at_its_start() {
         0.042724609375,
     ]);
 }
+
+/// Fuzz finding 37 (FUZZING.md): one 1.6·10¹⁰-long sliver and a ray almost parallel to its
+/// plane, moving away from its box. The tree culled the box correctly; the brute-force oracle,
+/// the watertight ray/triangle test, reported a hit 3.5·10⁶ units beyond the sliver.
+#[test]
+fn regression_watertight_hit_outside_a_sliver() {
+    exercise::run(&[
+        2.0391845703125,
+        2.0391845703125,
+        2.0904541015625,
+        2.0391845703125,
+        2.0391845703125,
+        2.0391845703125,
+        2.0391845703125,
+        2.0391845703125,
+        2.0391845703125,
+        2.0391845703125,
+        2.0391845703125,
+        6682000000.0,
+        2.0391845703125,
+        2.0391845703125,
+        -4.9139404296875,
+        -15935000000.0,
+        -15935000000.0,
+        -15935000000.0,
+        -15423000000.0,
+        2.10113525390625,
+        2.0391845703125,
+        0.07781982421875,
+        0.0,
+        -0.00030517578125,
+        -0.00030517578125,
+        2.03216552734375,
+        1.953125,
+        6682000000.0,
+    ]);
+}
