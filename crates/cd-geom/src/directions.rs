@@ -67,15 +67,27 @@ pub fn widest_angle_edges<T: Real>(
     c: &Vector<T, 3>,
 ) -> (Vector<T, 3>, Vector<T, 3>) {
     let (ab, bc, ca) = (b - a, c - b, a - c);
-    let (lab, lbc, lca) = (ab.norm_squared(), bc.norm_squared(), ca.norm_squared());
     // Each pair is (edge into the vertex, edge out of it) in the triangle's order, so every
     // choice gives the same orientation as (b − a) × (c − a).
-    if lab >= lbc && lab >= lca {
-        (bc, ca) // at c, opposite ab
-    } else if lbc >= lca {
-        (ca, ab) // at a, opposite bc
+    match widest_angle_vertex(ab.norm_squared(), bc.norm_squared(), ca.norm_squared()) {
+        2 => (bc, ca), // at c, opposite ab
+        0 => (ca, ab), // at a, opposite bc
+        _ => (ab, bc), // at b, opposite ca
+    }
+}
+
+/// The vertex of triangle `(a, b, c)` at its widest angle, opposite its longest edge, from the
+/// squared lengths of the edges `ab`, `bc` and `ca`: 0 for `a`, 1 for `b`, 2 for `c` (ties go
+/// to `c`, then `a`). The one rule of [`widest_angle_edges`] and of Möller–Trumbore's base
+/// vertex.
+#[inline]
+pub(crate) fn widest_angle_vertex<T: Real>(ab: T, bc: T, ca: T) -> usize {
+    if ab >= bc && ab >= ca {
+        2
+    } else if bc >= ca {
+        0
     } else {
-        (ab, bc) // at b, opposite ca
+        1
     }
 }
 
