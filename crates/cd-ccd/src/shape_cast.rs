@@ -133,14 +133,16 @@ where
         let tolerance = config.rel_tolerance * (scale + radius);
         if vn <= radius + tolerance || simplex.is_full() {
             status = if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
-            if lambda > T::zero() && vn > radius && !simplex.is_full() {
-                // Within the tolerance of touching, but a last separating plane usually still
-                // exists: jumping onto it makes λ exact for a face contact (one more support
-                // call), and stays safe like every other jump.
+            // Within the tolerance of touching, but a last separating plane usually still
+            // exists: jumping onto it makes λ exact for a face contact (one more support call),
+            // and stays safe like every other jump. The jump is at most |v|(|v| − R)/|v·r|
+            // (the plane's offset v·w is at most |v|²): skipped when that is below λ's rounding.
+            let vr = v.dot(&r);
+            let worth_a_jump = vn * (vn - radius) > -vr * T::lit(4.0) * T::epsilon() * lambda;
+            if lambda > T::zero() && vn > radius && vr < T::zero() && worth_a_jump && !simplex.is_full() {
                 let (sa, sb) = (a.support(&-v), b.support(&v));
-                let w = (sa - sb) + r * lambda;
-                let (vw, vr) = (v.dot(&w), v.dot(&r));
-                if vw > radius * vn && vr < T::zero() {
+                let vw = v.dot(&((sa - sb) + r * lambda));
+                if vw > radius * vn {
                     let step = (radius * vn - vw) / vr;
                     if lambda + step <= max_t {
                         lambda += step;
