@@ -36,18 +36,23 @@ pub fn triangle_aabb<T: Real>(tri: &Triangle<T, 3>, aabb: &Aabb<T, 3>) -> bool {
     //    to within that rounding counts, as the module's other tests do.
     let magnitude = [a, b, c].iter().fold(centre.coords.amax() + h.amax(), |m, p| m.max(p.coords.amax()));
     let rounding = T::epsilon() * T::lit(16.0) * magnitude;
+    //    An axis across edge j is perpendicular to it, so the edge's two ends project to the
+    //    same value up to the rounding of the edge vector (a few ulps of the coordinates,
+    //    inside the slack): the edge's first end and the opposite vertex are the whole
+    //    projected interval, two dot products per axis instead of three.
+    let v = [v0, v1, v2];
     let edges = [v1 - v0, v2 - v1, v0 - v2];
-    for e in &edges {
+    for (j, e) in edges.iter().enumerate() {
+        let (end, opposite) = (&v[j], &v[(j + 2) % 3]);
         for i in 0..3 {
             let axis = unit_cross(i, e);
-            let p0 = axis.dot(&v0);
-            let p1 = axis.dot(&v1);
-            let p2 = axis.dot(&v2);
+            let p_end = axis.dot(end);
+            let p_opposite = axis.dot(opposite);
             let r = h[0] * axis[0].abs()
                 + h[1] * axis[1].abs()
                 + h[2] * axis[2].abs()
                 + rounding * (axis[0].abs() + axis[1].abs() + axis[2].abs());
-            if p0.min(p1).min(p2) > r || p0.max(p1).max(p2) < -r {
+            if p_end.min(p_opposite) > r || p_end.max(p_opposite) < -r {
                 return false;
             }
         }
