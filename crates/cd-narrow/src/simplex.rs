@@ -424,6 +424,77 @@ mod tests {
         SimplexVertex::new(Point3::from(Vector3::from(w)), Point3::origin())
     }
 
+    /// Random triangles and tetrahedra against an independent closest point (cd-geom's
+    /// Voronoi-region closest point on each face; zero when the origin is inside the
+    /// tetrahedron): the reduced simplex's point matches, its weights reproduce it from the
+    /// vertices it kept, and every kept vertex still carries its own support points and
+    /// search direction (the in-place reduction moves all three together, in either order).
+    #[test]
+    fn reduce_matches_brute_force_and_keeps_vertices_whole() {
+        use cd_geom::{closest_point_on_triangle, Triangle};
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        let face_closest = |w: &[Vector3<f64>], f: [usize; 3]| {
+            let tri =
+                Triangle::new(Point3::from(w[f[0]]), Point3::from(w[f[1]]), Point3::from(w[f[2]])).unwrap();
+            closest_point_on_triangle(&Point3::origin(), &tri).0.coords
+        };
+        for case in 0..4000 {
+            let n = 3 + case % 2;
+            let w: Vec<Vector3<f64>> = (0..n).map(|_| Vector3::new(rnd(), rnd(), rnd())).collect();
+            // Each vertex's B point and direction encode its index, so a mix-up shows.
+            let tag = |i: usize| Vector3::new(i as f64 + 10.0, 0.0, 0.0);
+            let vert = |i: usize| SimplexVertex::new(Point3::from(w[i] + tag(i)), Point3::from(tag(i)));
+            let mut s = Simplex::single_along(vert(0), tag(0));
+            for i in 1..n {
+                s.push_along(vert(i), tag(i));
+            }
+            let v = s.reduce();
+            let expected = if n == 3 {
+                face_closest(&w, [0, 1, 2])
+            } else {
+                let det = |a: &Vector3<f64>, b: &Vector3<f64>, c: &Vector3<f64>| a.dot(&b.cross(c));
+                let vol = |a: usize, b: usize, c: usize, o: &Vector3<f64>| {
+                    det(&(w[a] - o), &(w[b] - o), &(w[c] - o))
+                };
+                let total = det(&(w[1] - w[0]), &(w[2] - w[0]), &(w[3] - w[0]));
+                let o = Vector3::zeros();
+                let inside = [vol(1, 2, 3, &o), -vol(0, 2, 3, &o), vol(0, 1, 3, &o), -vol(0, 1, 2, &o)]
+                    .iter()
+                    .all(|&x| x * total > 0.0);
+                if inside {
+                    Vector3::zeros()
+                } else {
+                    FACES
+                        .iter()
+                        .map(|&f| face_closest(&w, f))
+                        .min_by(|a, b| a.norm().total_cmp(&b.norm()))
+                        .unwrap()
+                }
+            };
+            assert!((v.norm() - expected.norm()).abs() < 1e-9, "case {case}: {v:?} against {expected:?}");
+            if expected.norm() > 1e-6 {
+                assert!((v - expected).norm() < 1e-6, "case {case}: {v:?} against {expected:?}");
+            }
+            let mut rebuilt = Vector3::zeros();
+            for ((vx, &l), d) in s.vertices().iter().zip(s.lambdas()).zip(s.directions()) {
+                let i = (vx.b.x - 10.0).round() as usize;
+                assert!(i < n && *d == tag(i), "case {case}: direction {d:?} left vertex {i}");
+                assert!(
+                    (vx.w - w[i]).norm() < 1e-12 && (vx.a.coords - w[i] - tag(i)).norm() < 1e-12,
+                    "case {case}"
+                );
+                rebuilt += w[i] * l;
+            }
+            assert!((rebuilt - v).norm() < 1e-9, "case {case}: weights give {rebuilt:?}, point {v:?}");
+        }
+    }
+
     #[test]
     fn segment_interior_and_ends() {
         // Segment from (-1, 1, 0) to (1, 1, 0): closest point (0, 1, 0), half and half.
