@@ -122,7 +122,11 @@ where
     if v.norm_squared() <= T::zero() || !v.iter().all(|x| x.is_finite()) {
         v = Vector::from_fn(|i, _| if i == 0 { T::one() } else { T::zero() });
     }
-    let first = SimplexVertex::new(a.support(&-v) + r * lambda, b.support(&v));
+    // One search hint per shape ([`SupportMap::support_from`]): large polyhedra climb from
+    // their previous support vertex, the direction turning a little from step to step.
+    let (mut hint_a, mut hint_b) = (0u32, 0u32);
+    let first =
+        SimplexVertex::new(a.support_from(&-v, &mut hint_a) + r * lambda, b.support_from(&v, &mut hint_b));
     let mut simplex = Simplex::single(first);
     v = first.w;
     let mut scale = v.norm().max(radius);
@@ -140,7 +144,7 @@ where
             let vr = v.dot(&r);
             let worth_a_jump = vn * (vn - radius) > -vr * T::lit(4.0) * T::epsilon() * lambda;
             if lambda > T::zero() && vn > radius && vr < T::zero() && worth_a_jump && !simplex.is_full() {
-                let (sa, sb) = (a.support(&-v), b.support(&v));
+                let (sa, sb) = (a.support_from(&-v, &mut hint_a), b.support_from(&v, &mut hint_b));
                 let vw = v.dot(&((sa - sb) + r * lambda));
                 if vw > radius * vn {
                     let step = (radius * vn - vw) / vr;
@@ -157,8 +161,8 @@ where
         }
         // Support point of (A + λr) − B against v.
         let lambda_at_support = lambda;
-        let sa = a.support(&-v);
-        let sb = b.support(&v);
+        let sa = a.support_from(&-v, &mut hint_a);
+        let sb = b.support_from(&v, &mut hint_b);
         let w = (sa - sb) + r * lambda;
         scale = scale.max(w.norm());
         let vw = v.dot(&w);
@@ -213,7 +217,10 @@ where
                 return None;
             }
             normal = n;
-            let w = SimplexVertex::new(a.support(&-n) + r * lambda, b.support(&n));
+            let w = SimplexVertex::new(
+                a.support_from(&-n, &mut hint_a) + r * lambda,
+                b.support_from(&n, &mut hint_b),
+            );
             simplex = Simplex::single(w);
             v = w.w;
         }

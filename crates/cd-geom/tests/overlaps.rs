@@ -530,7 +530,7 @@ fn support_maps_hand_cases() {
 
 #[test]
 fn polyhedron_hill_climbing_matches_scan() {
-    // A 40 × 20 UV sphere (hill climbing kicks in above 32 vertices).
+    // A 40 × 20 UV sphere, 762 vertices (hill climbing kicks in at 64).
     let (nu, nv) = (40usize, 20usize);
     let mut verts = vec![p3(0.0, 0.0, 1.0), p3(0.0, 0.0, -1.0)];
     for j in 1..nv {
@@ -551,12 +551,24 @@ fn polyhedron_hill_climbing_matches_scan() {
         }
     }
     let poly = ConvexPolyhedron::from_faces(verts.clone(), &faces).unwrap();
+    // `support_from` climbs from the hint it is given and leaves the answer's index in it,
+    // also when posed; a stale hint (out of range) is clamped, not trusted.
+    let pose = nalgebra::Isometry3::new(v3(1.0, -2.0, 0.5), v3(0.3, -0.7, 1.1));
+    let posed = Transformed::new(&poly, pose);
+    let (mut hint, mut posed_hint) = (0u32, 0u32);
     for k in 0..500 {
         let a = k as f64 * 0.731;
         let d = v3(a.cos() * (a * 0.37).sin(), a.sin(), (a * 1.91).cos());
         let best = verts.iter().map(|v| d.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max);
         assert!((d.dot(&poly.support(&d).coords) - best).abs() < 1e-12);
         assert!((d.dot(&verts[poly.support_index(&d, k % verts.len())].coords) - best).abs() < 1e-12);
+        let p = poly.support_from(&d, &mut hint);
+        assert!((d.dot(&p.coords) - best).abs() < 1e-12);
+        assert_eq!(p, verts[hint as usize]);
+        let mut stale = u32::MAX - k as u32;
+        assert!((d.dot(&poly.support_from(&d, &mut stale).coords) - best).abs() < 1e-12);
+        let world_best = verts.iter().map(|v| d.dot(&(pose * v).coords)).fold(f64::NEG_INFINITY, f64::max);
+        assert!((d.dot(&posed.support_from(&d, &mut posed_hint).coords) - world_best).abs() < 1e-12);
     }
     // A non-convex face set is rejected.
     let mut dented = verts.clone();

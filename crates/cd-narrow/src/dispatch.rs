@@ -149,6 +149,16 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
     }
 
     #[inline]
+    fn support_from(&self, d: &Vector<T, 3>, hint: &mut u32) -> Point<T, 3> {
+        match self {
+            Core::Polyhedron(p) => p.support_from(d, hint),
+            Core::Hull(p, r, t) => Point::from(r * p.support_from(&r.tr_mul(d), hint).coords + t),
+            Core::Dyn(s) => s.support_from(d, hint),
+            _ => self.support(d),
+        }
+    }
+
+    #[inline]
     fn interior_point(&self) -> Point<T, 3> {
         match self {
             Core::Point(p) => *p,

@@ -13,7 +13,8 @@ use std::collections::BinaryHeap;
 use cd_geom::{ContactStatus, Real, SupportMap, Vector};
 
 use crate::epa::{
-    axis, distinct_vertices, scaled_tolerance, support_along, touching, EpaConfig, Penetration,
+    axis, distinct_vertices, scaled_tolerance, support_along, support_along_from, touching, EpaConfig,
+    Penetration,
 };
 use crate::simplex::{shortest_edges, Simplex, SimplexVertex};
 
@@ -287,13 +288,14 @@ where
     let mut horizon = Vec::with_capacity(32);
     let mut stack = Vec::with_capacity(32);
     let mut best = poly.closest_face().unwrap_or(0);
+    let mut hints = [0; 2];
     for iteration in 0..config.max_iterations {
         let Some(f) = poly.closest_face() else {
             return poly.answer(best, ContactStatus::Degenerate, iteration);
         };
         best = f;
         let n = poly.faces[f].normal;
-        let w = support_along(a, b, &n);
+        let w = support_along_from(a, b, &n, &mut hints);
         if n.dot(&w.w) - poly.faces[f].dist <= tol {
             return poly.answer(f, ContactStatus::Converged, iteration);
         }

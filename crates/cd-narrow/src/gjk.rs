@@ -185,7 +185,7 @@ impl<T: Real, const D: usize> GjkCache<T, D> {
 
     /// The starting simplex of a warm-started distance query: the supports re-evaluated along
     /// the remembered directions (`None` without a usable history).
-    fn warm_simplex<A, B>(&self, a: &A, b: &B) -> Option<Simplex<T, D>>
+    fn warm_simplex<A, B>(&self, a: &A, b: &B, hints: &mut [u32; 2]) -> Option<Simplex<T, D>>
     where
         A: SupportMap<T, D> + ?Sized,
         B: SupportMap<T, D> + ?Sized,
@@ -195,9 +195,9 @@ impl<T: Real, const D: usize> GjkCache<T, D> {
         if dirs.is_empty() || !dirs.iter().all(usable) {
             return None;
         }
-        let mut simplex = Simplex::single_along(cso_support(a, b, &dirs[0]), dirs[0]);
+        let mut simplex = Simplex::single_along(cso_support(a, b, &dirs[0], hints), dirs[0]);
         for d in &dirs[1..] {
-            simplex.push_along(cso_support(a, b, d), *d);
+            simplex.push_along(cso_support(a, b, d, hints), *d);
         }
         Some(simplex)
     }
@@ -219,15 +219,22 @@ impl<T: Real, const D: usize> GjkCache<T, D> {
     }
 }
 
-/// The support point of A − B against `-v` (farthest along `-v`).
+/// The support point of A − B against `-v` (farthest along `-v`), with one search hint per
+/// shape ([`SupportMap::support_from`]: large polyhedra climb from their previous answer).
 #[inline]
-fn cso_support<T, const D: usize, A, B>(a: &A, b: &B, v: &Vector<T, D>) -> SimplexVertex<T, D>
+fn cso_support<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    v: &Vector<T, D>,
+    hints: &mut [u32; 2],
+) -> SimplexVertex<T, D>
 where
     T: Real,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    SimplexVertex::new(a.support(&-v), b.support(v))
+    let [hint_a, hint_b] = hints;
+    SimplexVertex::new(a.support_from(&-v, hint_a), b.support_from(v, hint_b))
 }
 
 /// How the iteration should stop early.
@@ -393,10 +400,11 @@ where
     // Distance queries with a remembered simplex start from it, re-evaluated at the new poses
     // (after a small motion it is already close to the terminal one).
     if let Mode::Distance = mode {
-        if let Some(mut warm) = cache.warm_simplex(a, b) {
+        let mut hints = [0; 2];
+        if let Some(mut warm) = cache.warm_simplex(a, b, &mut hints) {
             let v = warm.reduce();
             if !warm.is_full() {
-                return iterate(a, b, config, cache, mode, warm, v);
+                return iterate(a, b, config, cache, mode, Start { simplex: warm, v, hints });
             }
         }
     }
@@ -429,7 +437,8 @@ where
     };
     // The first vertex: the support point of A − B against the previous answer's direction,
     // close to the previous closest point when the motion was small.
-    let first = cso_support(a, b, &start);
+    let mut hints = [0; 2];
+    let first = cso_support(a, b, &start, &mut hints);
     // `first` is the support point of A − B against `start`: when it is still on the positive
     // side of `start`, so is all of A − B, and `start` separates the shapes. Warm-started
     // boolean queries on coherent pairs usually end here, after two support calls.
@@ -460,7 +469,14 @@ where
             return (result, None);
         }
     }
-    iterate(a, b, config, cache, mode, Simplex::single_along(first, start), first.w)
+    iterate(
+        a,
+        b,
+        config,
+        cache,
+        mode,
+        Start { simplex: Simplex::single_along(first, start), v: first.w, hints },
+    )
 }
 
 /// Whether balls of radius `reach` in total, around interior points `pa` and `pb` (`gap`
@@ -506,21 +522,29 @@ fn decided_by_balls<T: Real, const D: usize>(
     }
 }
 
-/// GJK's main loop from a starting simplex and its closest point `v`.
+/// Where GJK's main loop starts: a simplex, its closest point `v` and the shapes' support
+/// hints so far.
+struct Start<T: Real, const D: usize> {
+    simplex: Simplex<T, D>,
+    v: Vector<T, D>,
+    hints: [u32; 2],
+}
+
+/// GJK's main loop from `start`.
 fn iterate<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     config: &GjkConfig<T>,
     cache: &mut GjkCache<T, D>,
     mode: Mode<T>,
-    mut simplex: Simplex<T, D>,
-    mut v: Vector<T, D>,
+    start: Start<T, D>,
 ) -> (GjkResult<T, D>, Option<Vector<T, D>>)
 where
     T: Real,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    let Start { mut simplex, mut v, mut hints } = start;
     let mut vv = v.norm_squared();
     // Largest |w|² seen: the scale of the absolute tolerance (kept incrementally: no loop).
     let mut scale_sq = simplex.max_norm_squared();
@@ -538,7 +562,7 @@ where
             break;
         }
         iterations += 1;
-        let w = cso_support(a, b, &v);
+        let w = cso_support(a, b, &v, &mut hints);
         let vw = v.dot(&w.w);
         scale_sq = scale_sq.max(w.w.norm_squared());
         if vw > T::zero() {

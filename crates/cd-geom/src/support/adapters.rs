@@ -32,6 +32,11 @@ where
         self.pose.transform_point(&self.shape.support(&local))
     }
     #[inline]
+    fn support_from(&self, d: &Vector<T, D>, hint: &mut u32) -> Point<T, D> {
+        let local = self.pose.inverse_transform_vector(d);
+        self.pose.transform_point(&self.shape.support_from(&local, hint))
+    }
+    #[inline]
     fn interior_point(&self) -> Point<T, D> {
         self.pose.transform_point(&self.shape.interior_point())
     }

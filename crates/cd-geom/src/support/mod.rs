@@ -23,6 +23,19 @@ pub trait SupportMap<T: Real, const D: usize> {
     /// A point `p` of the shape maximizing `d·p`.
     fn support(&self, d: &Vector<T, D>) -> Point<T, D>;
 
+    /// [`SupportMap::support`] with a search hint: `*hint` is a vertex index this shape gave
+    /// on an earlier call of the same query (0 the first time), updated to the answer's.
+    /// Iterative queries (GJK, EPA) keep one hint per shape, and a large polyhedron then
+    /// climbs its neighbour lists from its previous support vertex — a step or two after the
+    /// small turns of the search direction — instead of from vertex 0. Shapes without
+    /// vertices, and small polyhedra (scanned whole, faster than any climb), ignore it: the
+    /// default.
+    #[inline]
+    fn support_from(&self, d: &Vector<T, D>, hint: &mut u32) -> Point<T, D> {
+        let _ = hint;
+        self.support(d)
+    }
+
     /// A point inside the shape (its centre when it has one): MPR's interior point and the
     /// reference point of a rotating shape in conservative advancement.
     ///
@@ -67,6 +80,10 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
         (**self).support(d)
     }
     #[inline(always)]
+    fn support_from(&self, d: &Vector<T, D>, hint: &mut u32) -> Point<T, D> {
+        (**self).support_from(d, hint)
+    }
+    #[inline(always)]
     fn interior_point(&self) -> Point<T, D> {
         (**self).interior_point()
     }
@@ -84,6 +101,10 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     #[inline(always)]
     fn support(&self, d: &Vector<T, D>) -> Point<T, D> {
         (**self).support(d)
+    }
+    #[inline(always)]
+    fn support_from(&self, d: &Vector<T, D>, hint: &mut u32) -> Point<T, D> {
+        (**self).support_from(d, hint)
     }
     #[inline(always)]
     fn interior_point(&self) -> Point<T, D> {

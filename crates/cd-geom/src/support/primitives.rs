@@ -256,6 +256,14 @@ impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
     fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
         self.vertices()[self.support_index(d, 0)]
     }
+    /// [`ConvexPolyhedron::support_index`] from the hinted vertex (a climb from there at 64
+    /// vertices and more, a scan below).
+    #[inline]
+    fn support_from(&self, d: &Vector<T, 3>, hint: &mut u32) -> Point<T, 3> {
+        let i = self.support_index(d, *hint as usize);
+        *hint = i as u32;
+        self.vertices()[i]
+    }
     #[inline]
     fn interior_point(&self) -> Point<T, 3> {
         *self.vertex_mean()
