@@ -103,25 +103,6 @@ where
     SimplexVertex::new(a.support(n), b.support(&-n))
 }
 
-/// [`support_along`] with one search hint per shape ([`SupportMap::support_from`]): EPA's
-/// expansion directions are face normals of a growing polytope, each near the last, so large
-/// polyhedra climb from their previous answer.
-#[inline]
-pub(crate) fn support_along_from<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
-    n: &Vector<T, D>,
-    hints: &mut [u32; 2],
-) -> SimplexVertex<T, D>
-where
-    T: Real,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    let [hint_a, hint_b] = hints;
-    SimplexVertex::new(a.support_from(n, hint_a), b.support_from(&-n, hint_b))
-}
-
 /// A zero-depth answer at the vertex `v` with normal `n`.
 pub(crate) fn touching<T: Real, const D: usize>(
     v: SimplexVertex<T, D>,

@@ -13,9 +13,9 @@ use std::collections::BinaryHeap;
 use cd_geom::{ContactStatus, Real, SupportMap, Vector};
 
 use crate::epa::{
-    axis, distinct_vertices, scaled_tolerance, support_along, support_along_from, touching, EpaConfig,
-    Penetration,
+    axis, distinct_vertices, scaled_tolerance, support_along, touching, EpaConfig, Penetration,
 };
+use crate::gjk::cso_support;
 use crate::simplex::{shortest_edges, Simplex, SimplexVertex};
 
 /// `a × b` for D = 3 (generic code: the caller guarantees the dimension).
@@ -295,7 +295,9 @@ where
         };
         best = f;
         let n = poly.faces[f].normal;
-        let w = support_along_from(a, b, &n, &mut hints);
+        // With one search hint per shape: the expansion directions are face normals of a
+        // growing polytope, each near the last, so large polyhedra climb from their last answer.
+        let w = cso_support(a, b, &-n, &mut hints);
         if n.dot(&w.w) - poly.faces[f].dist <= tol {
             return poly.answer(f, ContactStatus::Converged, iteration);
         }
