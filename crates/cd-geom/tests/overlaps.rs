@@ -569,6 +569,11 @@ fn polyhedron_hill_climbing_matches_scan() {
         assert!((d.dot(&poly.support_from(&d, &mut stale).coords) - best).abs() < 1e-12);
         let world_best = verts.iter().map(|v| d.dot(&(pose * v).coords)).fold(f64::NEG_INFINITY, f64::max);
         assert!((d.dot(&posed.support_from(&d, &mut posed_hint).coords) - world_best).abs() < 1e-12);
+        let grown = Margin::new(&poly, 0.25);
+        let mut grown_hint = hint;
+        assert!(
+            (d.dot(&grown.support_from(&d, &mut grown_hint).coords) - best - 0.25 * d.norm()).abs() < 1e-12
+        );
     }
     // A non-convex face set is rejected.
     let mut dented = verts.clone();

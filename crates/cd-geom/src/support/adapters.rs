@@ -74,6 +74,10 @@ impl<S: SupportMap<T, D>, T: Real, const D: usize> SupportMap<T, D> for Margin<S
         self.core.support(d) + unit_or_zero(d) * self.radius
     }
     #[inline]
+    fn support_from(&self, d: &Vector<T, D>, hint: &mut u32) -> Point<T, D> {
+        self.core.support_from(d, hint) + unit_or_zero(d) * self.radius
+    }
+    #[inline]
     fn interior_point(&self) -> Point<T, D> {
         self.core.interior_point()
     }
