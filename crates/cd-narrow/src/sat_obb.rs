@@ -76,39 +76,84 @@ struct Frame<'a, T: Real> {
 }
 
 impl<T: Real> Frame<'_, T> {
+    /// Separation along A's face normal `i`, and the signed offset of B's centre along it.
+    #[inline(always)]
+    fn face_a(&self, i: usize) -> (T, T) {
+        let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
+        let rb = eb[0] * r[(i, 0)].abs() + eb[1] * r[(i, 1)].abs() + eb[2] * r[(i, 2)].abs();
+        (t[i].abs() - ea[i] - rb, t[i])
+    }
+
+    /// Separation along B's face normal `j`, and the signed offset of B's centre along it.
+    #[inline(always)]
+    fn face_b(&self, j: usize) -> (T, T) {
+        let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
+        let ra = ea[0] * r[(0, j)].abs() + ea[1] * r[(1, j)].abs() + ea[2] * r[(2, j)].abs();
+        let d = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
+        (d.abs() - ra - eb[j], d)
+    }
+
+    /// Separation along A's edge `i` crossed with B's edge `j`, the signed offset of B's centre
+    /// along the (unnormalized) cross product and that product's length; `None` when the edges
+    /// are parallel (the axis is then one of the face normals).
+    #[inline(always)]
+    fn edges(&self, i: usize, j: usize) -> Option<(T, T, T)> {
+        let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        // L = e_i × b_j in A's frame: L[i] = 0, L[i1] = −R(i2, j), L[i2] = R(i1, j).
+        let len = (r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)]).sqrt();
+        if len <= T::epsilon().sqrt() {
+            return None;
+        }
+        let ra = ea[i1] * r[(i2, j)].abs() + ea[i2] * r[(i1, j)].abs();
+        let rb = eb[j1] * r[(i, j2)].abs() + eb[j2] * r[(i, j1)].abs();
+        let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
+        Some(((d.abs() - ra - rb) / len, d, len))
+    }
+
     /// Separation along axis `k` (see [`BoxFeature::from_index`]) and the unit axis in A's frame
     /// (pointing from A to B), or `None` for a degenerate (parallel-edge) axis.
     fn axis(&self, k: u8) -> Option<(T, Vector<T, 3>)> {
-        let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
         let signed = |d: T, l: Vector<T, 3>| if d < T::zero() { -l } else { l };
         match BoxFeature::from_index(k) {
             BoxFeature::FaceA(i) => {
-                let rb = eb[0] * r[(i, 0)].abs() + eb[1] * r[(i, 1)].abs() + eb[2] * r[(i, 2)].abs();
-                Some((t[i].abs() - ea[i] - rb, signed(t[i], Vector::ith(i, T::one()))))
+                let (sep, d) = self.face_a(i);
+                Some((sep, signed(d, Vector::ith(i, T::one()))))
             }
             BoxFeature::FaceB(j) => {
-                let col = r.column(j).into_owned();
-                let ra = ea[0] * col[0].abs() + ea[1] * col[1].abs() + ea[2] * col[2].abs();
-                let d = t.dot(&col);
-                Some((d.abs() - ra - eb[j], signed(d, col)))
+                let (sep, d) = self.face_b(j);
+                Some((sep, signed(d, self.r.column(j).into_owned())))
             }
             BoxFeature::Edges(i, j) => {
+                let (sep, d, len) = self.edges(i, j)?;
                 let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                // L = e_i × b_j in A's frame: L[i] = 0, L[i1] = −R(i2, j), L[i2] = R(i1, j).
-                let len = (r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)]).sqrt();
-                if len <= T::epsilon().sqrt() {
-                    return None;
-                }
-                let ra = ea[i1] * r[(i2, j)].abs() + ea[i2] * r[(i1, j)].abs();
-                let rb = eb[j1] * r[(i, j2)].abs() + eb[j2] * r[(i, j1)].abs();
-                let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
                 let mut l = Vector::zeros();
-                l[i1] = -r[(i2, j)] / len;
-                l[i2] = r[(i1, j)] / len;
-                Some(((d.abs() - ra - rb) / len, signed(d, l)))
+                l[i1] = -self.r[(i2, j)] / len;
+                l[i2] = self.r[(i1, j)] / len;
+                Some((sep, signed(d, l)))
             }
         }
+    }
+
+    /// The separations along the six face normals (A's, then B's), in axis order.
+    fn face_separations(&self) -> [T; 6] {
+        let mut s = [T::zero(); 6];
+        for i in 0..3 {
+            s[i] = self.face_a(i).0;
+            s[3 + i] = self.face_b(i).0;
+        }
+        s
+    }
+
+    /// The separations along the nine edge axes, in axis order (`None` where the edges are
+    /// parallel). Computed together, without the unit axes: only the best one needs its axis.
+    fn edge_separations(&self) -> [Option<T>; 9] {
+        let mut s = [None; 9];
+        for (k, slot) in s.iter_mut().enumerate() {
+            *slot = self.edges(k / 3, k % 3).map(|(sep, _, _)| sep);
+        }
+        s
     }
 }
 
@@ -164,28 +209,57 @@ fn sat_with_preference<T: Real>(
     let size = frame.ea.amax().max(frame.eb.amax());
     let noise = T::epsilon() * T::lit(64.0) * (size + frame.t.amax());
     let margin = noise.max(absolute * size);
-    let mut best: Option<(T, Vector<T, 3>, u8)> = None;
-    for k in 0..15u8 {
-        let Some((sep, l)) = frame.axis(k) else { continue };
+    // The separations are computed a group at a time (faces, then edges, which cost a square
+    // root and a division each), and the unit axis only for the answer: an early separating
+    // face axis skips the edges, and no axis vector is built for the 14 that lose.
+    let answer = |k: u8, cache: &mut SatCache| {
+        cache.axis = Some(k);
+        let (sep, l) = frame.axis(k).unwrap_or((T::zero(), Vector::z()));
+        BoxSat { separation: sep, normal: to_world(l), feature: BoxFeature::from_index(k) }
+    };
+    let mut best: Option<(T, u8)> = None;
+    let faces = frame.face_separations();
+    let consider = |k: u8, sep: T, best: &mut Option<(T, u8)>| {
         if sep > prediction {
-            cache.axis = Some(k);
-            return BoxSat { separation: sep, normal: to_world(l), feature: BoxFeature::from_index(k) };
+            return true;
         }
         // Later axes (B's faces after A's, edges after faces) must beat the best by the bias.
-        let better = match best {
+        let better = match *best {
             None => true,
-            Some((s, _, kb)) => {
+            Some((s, kb)) => {
                 let later_group = group(k) > group(kb);
                 sep > s + if later_group { margin + relative * s.abs() } else { T::zero() }
             }
         };
         if better {
-            best = Some((sep, l, k));
+            *best = Some((sep, k));
+        }
+        false
+    };
+    for (k, &sep) in faces.iter().enumerate() {
+        if consider(k as u8, sep, &mut best) {
+            return answer(k as u8, cache);
         }
     }
-    let (sep, l, k) = best.unwrap_or((T::zero(), Vector::z(), 0));
-    cache.axis = Some(k);
-    BoxSat { separation: sep, normal: to_world(l), feature: BoxFeature::from_index(k) }
+    for (k, sep) in frame.edge_separations().iter().enumerate() {
+        let k = 6 + k as u8;
+        if let Some(sep) = *sep {
+            if consider(k, sep, &mut best) {
+                return answer(k, cache);
+            }
+        }
+    }
+    match best {
+        Some((_, k)) => answer(k, cache),
+        None => {
+            cache.axis = Some(0);
+            BoxSat {
+                separation: T::zero(),
+                normal: to_world(Vector::z()),
+                feature: BoxFeature::from_index(0),
+            }
+        }
+    }
 }
 
 /// 0 for A's faces, 1 for B's, 2 for edge pairs.
