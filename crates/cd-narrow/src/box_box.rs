@@ -9,6 +9,12 @@
 //!   the three spanning the largest area;
 //! * edge axis: one point, the closest points of the two supporting edges.
 //!
+//! Separated boxes (a contact within a positive prediction, or the distance) need no GJK in
+//! almost every case: SAT's largest separation is the distance when the closest features are
+//! a vertex and a face or two edges, and otherwise a vertex of one box is nearest the other,
+//! found by a clamp in that box's frame. Each answer is certified by a separating axis, and
+//! GJK handles what is not (degenerate parallel features).
+//!
 //! Feature ids encode the reference face, the incident face and which corner or which
 //! (incident edge, side plane) crossing produced the point, so they persist while the boxes
 //! slide.
@@ -125,8 +131,8 @@ fn separated_exact<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>, sat: &BoxSat<T>) -> Op
         distance,
         status: ContactStatus::Converged,
     };
-    // Whether `p` lies in face `i` of `on`'s plane slab (its other two local coordinates
-    // within the half extents).
+    // Whether `p`, a point in the plane of one of `on`'s two faces across axis `i`, lies on
+    // that face: its other two local coordinates within the half extents.
     let inside_face = |on: &Obb<T, 3>, i: usize, p: &Point<T, 3>| {
         let local = on.vector_to_local(&(p - on.center()));
         let h = on.half_extents();

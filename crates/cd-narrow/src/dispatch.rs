@@ -5,7 +5,7 @@
 //! | pair | algorithm |
 //! |---|---|
 //! | ball/ball, ball/box, ball/capsule, capsule/capsule, ball/triangle, capsule/triangle | [`crate::pairs`] (closed form) |
-//! | box/box | [`crate::sat_obb`] + [`crate::box_box`] (exact SAT, clipping) |
+//! | box/box | [`crate::sat_obb`] + [`crate::box_box`] (exact SAT, clipping; separated: SAT's axis or the nearest vertices, certified, GJK only for degenerate pairs) |
 //! | box/triangle | [`crate::box_triangle`] (13-axis SAT, clipping; GJK for separated gaps) |
 //! | hull/hull manifolds (≤ 1,024 edge pairs) | [`crate::sat_polyhedron`] (Gauss-map SAT, clipping) |
 //! | half-space/any convex | deepest support point ([`crate::pairs::halfspace_convex_contact`]) |

@@ -15,7 +15,7 @@
 //! | [`sat_polygon`] | 2D convex polygon (and 2D box) SAT with MTV, inner-circle culling, cached axis |
 //! | [`sat_polyhedron`] | convex polyhedron SAT with Gauss-map pruning, manifolds by face clipping |
 //! | [`box_triangle`] | box/triangle 13-axis SAT with minimum translation and clipped manifolds |
-//! | [`box_box`] | box/box contact manifolds by reference/incident face clipping |
+//! | [`box_box`] | box/box contact manifolds by reference/incident face clipping; the separated contact from SAT's axis or the nearest vertices |
 //! | [`mod@manifold`] | contact manifolds (up to four points with feature ids); other pairs' manifolds by clipping support features (faces, edges) |
 //! | [`internal_edges`] | triangle-mesh contacts without ghost collisions at shared edges |
 //! | [`pairs`] | analytic contacts: balls, boxes, capsules, triangles, half-spaces |
