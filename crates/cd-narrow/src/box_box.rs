@@ -480,4 +480,67 @@ mod tests {
         assert!(separated > 10_000, "{separated}");
         assert!(answered * 1000 >= separated * 999, "{answered} of {separated} answered without GJK");
     }
+
+    /// Far from the origin, tiny and huge boxes, and f32: the certified answers stay within
+    /// rounding of GJK's distance in f64 (the offsets and scales a world reaches).
+    #[test]
+    fn far_tiny_huge_and_f32_pairs_match_gjk() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut answered = 0;
+        for case in 0..6_000 {
+            let (scale, offset) =
+                [(1.0, 0.0), (1e-4, 0.0), (1e4, 0.0), (1.0, 1e5), (1e-2, 1e3), (1.0, 0.0)][case % 6];
+            let mut q = || UnitQuaternion::from_euler_angles(rnd() * 6.3, rnd() * 3.2, rnd() * 6.3);
+            let (qa, qb) = (q(), q());
+            let mut half = || [(0.05 + rnd()) * scale, (0.05 + rnd()) * scale, (0.05 + rnd()) * scale];
+            let (ha, hb) = (half(), half());
+            let dir = Vector3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5).normalize();
+            let at = Vector3::new(offset, -offset, offset);
+            let ca = at;
+            let cb = at + dir * (0.5 + 3.0 * rnd()) * scale;
+            let (a, b) = (unit_box(ca.into(), qa, ha), unit_box(cb.into(), qb, hb));
+            let g = gjk_distance(&a, &b, &GjkConfig::default(), &mut GjkCache::default());
+            let tol = 1e-9 * scale + 1e-11 * offset;
+            if case % 6 == 5 {
+                // The same pair in f32, against f64's GJK.
+                let to_f32 = |o: &Obb<f64, 3>| {
+                    Obb::new(o.center().cast::<f32>(), o.axes().cast::<f32>(), o.half_extents().cast::<f32>())
+                        .unwrap()
+                };
+                let (a32, b32) = (to_f32(&a), to_f32(&b));
+                let sat = obb_obb_sat(&a32, &b32, f32::INFINITY, &mut SatCache::default());
+                if sat.separation > 0.0 {
+                    if let Some(c) = separated_exact(&a32, &b32, &sat) {
+                        answered += 1;
+                        assert!(
+                            (f64::from(c.distance) - g.distance).abs() < 1e-5,
+                            "{c:?} against {}",
+                            g.distance
+                        );
+                    }
+                }
+                continue;
+            }
+            let sat = obb_obb_sat(&a, &b, f64::INFINITY, &mut SatCache::default());
+            if sat.separation <= 0.0 {
+                continue;
+            }
+            if let Some(c) = separated_exact(&a, &b, &sat) {
+                answered += 1;
+                assert!(
+                    (c.distance - g.distance).abs() < tol,
+                    "case {case}: {c:?} against GJK {}",
+                    g.distance
+                );
+                assert!((c.point_b - c.point_a - c.normal * c.distance).norm() < tol, "case {case}: {c:?}");
+            }
+        }
+        assert!(answered > 3_000, "{answered}");
+    }
 }
