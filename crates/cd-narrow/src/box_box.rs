@@ -444,13 +444,7 @@ mod tests {
     /// answered without it, with the same distance and points on the boxes.
     #[test]
     fn random_pairs_match_gjk_and_rarely_need_it() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = crate::test_support::unit_stream(0x9e37_79b9_7f4a_7c15u64);
         let (mut answered, mut separated) = (0, 0);
         for _ in 0..20_000 {
             let mut q = || UnitQuaternion::from_euler_angles(rnd() * 6.3, rnd() * 3.2, rnd() * 6.3);
@@ -485,13 +479,7 @@ mod tests {
     /// rounding of GJK's distance in f64 (the offsets and scales a world reaches).
     #[test]
     fn far_tiny_huge_and_f32_pairs_match_gjk() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = crate::test_support::unit_stream(0x2545_f491_4f6c_dd1du64);
         let mut answered = 0;
         for case in 0..6_000 {
             let (scale, offset) =

@@ -68,6 +68,8 @@ pub mod sat_obb;
 pub mod sat_polygon;
 pub mod sat_polyhedron;
 pub mod simplex;
+#[cfg(test)]
+mod test_support;
 
 pub use box_box::{box_box_contact, box_box_manifold};
 pub use box_triangle::{box_triangle_contact, box_triangle_manifold};
