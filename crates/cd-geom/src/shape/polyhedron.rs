@@ -447,37 +447,47 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     let len = xs.len();
     let full = len / LANES * LANES;
     let mut best = [-T::infinity(); LANES];
-    let mut at = [0u32; LANES];
-    for (c, ((cx, cy), cz)) in xs[..full]
-        .chunks_exact(LANES)
-        .zip(ys[..full].chunks_exact(LANES))
-        .zip(zs[..full].chunks_exact(LANES))
-        .enumerate()
+    // Each lane keeps the number of the chunk holding its best vertex, in the coordinates' own
+    // type: every select is then a packed blend of floats beside the projections' (integer
+    // indices compiled to eight scalar selects per chunk). Exact in f32 below 2²⁴ chunks.
+    let mut chunk = [T::zero(); LANES];
+    let mut c = T::zero();
+    for ((cx, cy), cz) in
+        xs[..full].chunks_exact(LANES).zip(ys[..full].chunks_exact(LANES)).zip(zs[..full].chunks_exact(LANES))
     {
         for l in 0..LANES {
             let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
             let better = s > best[l];
             best[l] = if better { s } else { best[l] };
-            at[l] = if better { (c * LANES + l) as u32 } else { at[l] };
+            chunk[l] = if better { c } else { chunk[l] };
         }
+        c += T::one();
     }
-    // Merge the lanes in two plain reductions: the largest projection (a three-level max
-    // tree), then the smallest vertex index among the lanes that reach it (each lane holds its
-    // first vertex at its maximum, so that is the scan's first vertex at the maximum). Two
-    // branch-free reductions of one kind each cost half as much as one tree comparing values
-    // and breaking ties on indices at every step, which took 40 % of an 8-vertex search. A
-    // lane that never compared holds −∞ and vertex 0, the scan's answer in that case.
-    let mut top = best;
-    let mut width = LANES / 2;
-    while width > 0 {
-        for l in 0..width {
-            top[l] = if top[l + width] > top[l] { top[l + width] } else { top[l] };
+    // Merge the lanes in two float reductions: the largest projection, then the smallest
+    // vertex number `8·chunk + lane` among the lanes that reach it (each lane holds its first
+    // vertex at its maximum, so that is the scan's first vertex at the maximum; ties do not
+    // need an index comparison at every step). A lane that never compared holds −∞ in chunk
+    // 0, and lane 0's vertex 0 is the scan's answer in that case.
+    let reduce = |mut v: [T; LANES], pick: fn(T, T) -> T| {
+        let mut width = LANES / 2;
+        while width > 0 {
+            for l in 0..width {
+                v[l] = pick(v[l], v[l + width]);
+            }
+            width /= 2;
         }
-        width /= 2;
+        v[0]
+    };
+    let top = reduce(best, |a, b| if b > a { b } else { a });
+    let eight = T::lit(LANES as f64);
+    let mut lane = T::zero();
+    let mut key = [T::zero(); LANES];
+    for l in 0..LANES {
+        key[l] = if best[l] == top { chunk[l] * eight + lane } else { T::infinity() };
+        lane += T::one();
     }
-    let top = top[0];
-    let first = (0..LANES).fold(u32::MAX, |m, l| m.min(if best[l] == top { at[l] } else { u32::MAX }));
-    let (mut index, mut value) = if full == 0 { (0, -T::infinity()) } else { (first as usize, top) };
+    let first = reduce(key, |a, b| if b < a { b } else { a }).to_f64() as usize;
+    let (mut index, mut value) = if full == 0 { (0, -T::infinity()) } else { (first, top) };
     for i in full..len {
         let s = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
         if s > value {
