@@ -229,15 +229,20 @@ fn same_sign<T: Real>(a: T, b: T) -> bool {
     (a > T::zero() && b > T::zero()) || (a < T::zero() && b < T::zero())
 }
 
-/// Keeps the candidate closer to the origin.
-fn closer<T: Real, const D: usize>(
-    best: Option<(Solution<T, D>, T)>,
+/// Replaces `best` (at squared distance `best_d`, `None` before the first candidate) by
+/// `candidate` unless `best` is at least as close. In place: the candidates are moved once,
+/// not wrapped in an option and copied at every comparison (that copying was a tenth of a hull
+/// cast's time).
+#[inline(always)]
+fn keep_closer<T: Real, const D: usize>(
+    best: &mut Solution<T, D>,
+    best_d: &mut Option<T>,
     candidate: Solution<T, D>,
-) -> Option<(Solution<T, D>, T)> {
+) {
     let d = candidate.point.norm_squared();
-    match best {
-        Some((_, bd)) if bd <= d => best,
-        _ => Some((candidate, d)),
+    match *best_d {
+        Some(bd) if bd <= d => {}
+        _ => (*best, *best_d) = (candidate, Some(d)),
     }
 }
 
@@ -282,16 +287,14 @@ fn triangle<T: Real, const D: usize>(
     // The origin's projection is outside (or on) the edge opposite each vertex whose area has
     // the wrong sign: search those edges only.
     let pts = [*p, *q, *r];
-    let mut best: Option<(Solution<T, D>, T)> = None;
+    let (mut s, mut best_d) = (Solution::vertex(0, p), None);
     for (j, &area) in areas.iter().enumerate() {
         if same_sign(area, total) {
             continue;
         }
         let (i0, i1) = ((j + 1) % 3, (j + 2) % 3);
-        let s = segment(&pts[i0], &pts[i1], [i0, i1]);
-        best = closer(best, s);
+        keep_closer(&mut s, &mut best_d, segment(&pts[i0], &pts[i1], [i0, i1]));
     }
-    let (mut s, _) = best.unwrap_or((Solution::vertex(0, p), T::zero()));
     for k in 0..s.len {
         s.index[k] = ids[s.index[k]];
     }
@@ -389,6 +392,7 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T, D>
     // |total| ≤ 64 ε · max|wᵢ|³, compared unsquared: at the coordinate limit (10⁷⁵) a volume is
     // 10²²⁵ and its square overflows, which once made every tetrahedron "flat" and GJK report
     // deeply overlapping boxes as 10⁷² apart (found by the narrow_queries fuzz target).
+    // max|wᵢ| is bounded by √3 times the largest coordinate (no square root, no square).
     let scale = w.iter().fold(T::zero(), |m, x| m.max(x.norm_squared())).sqrt();
     let eps = T::epsilon() * T::lit(64.0);
     let flat = total.abs() <= eps * scale * scale * scale;
@@ -405,16 +409,16 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T, D>
             return s;
         }
     }
-    let mut best: Option<(Solution<T, D>, T)> = None;
+    let mut best = Solution::vertex(0, &w[0]);
+    let mut best_d = None;
     for j in 0..4 {
         if !flat && same_sign(c[j], total) {
             continue;
         }
         let f = FACES[j];
-        let s = triangle(&w[f[0]], &w[f[1]], &w[f[2]], f);
-        best = closer(best, s);
+        keep_closer(&mut best, &mut best_d, triangle(&w[f[0]], &w[f[1]], &w[f[2]], f));
     }
-    best.map_or(Solution::vertex(0, &w[0]), |(s, _)| s)
+    best
 }
 
 /// For a flat tetrahedron (its four vertices in one plane, to rounding): the face whose
