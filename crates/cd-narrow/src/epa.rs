@@ -92,7 +92,8 @@ where
     }
 }
 
-/// The support vertex of A − B along `n` (farthest along `n`).
+/// The support vertex of A − B along `n` (farthest along `n`): GJK's support against `−n`,
+/// without search hints (the start polytopes' few calls go in unrelated directions).
 #[inline]
 pub(crate) fn support_along<T, const D: usize, A, B>(a: &A, b: &B, n: &Vector<T, D>) -> SimplexVertex<T, D>
 where
@@ -100,7 +101,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    SimplexVertex::new(a.support(n), b.support(&-n))
+    crate::gjk::cso_support(a, b, &-n, &mut [0; 2])
 }
 
 /// A zero-depth answer at the vertex `v` with normal `n`.

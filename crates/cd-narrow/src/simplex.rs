@@ -315,8 +315,7 @@ fn triangle_areas<T: Real, const D: usize>(
         ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()])
     } else {
         let (u, v) = shortest_edges(p, q, r);
-        let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
-        let nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+        let (n, nn) = cross3(&u, &v);
         if nn <= T::zero() || !nn.is_finite() {
             return ([T::zero(); 3], T::zero(), projection);
         }
@@ -325,13 +324,7 @@ fn triangle_areas<T: Real, const D: usize>(
         let o = [n[0] * s, n[1] * s, n[2] * s];
         projection = Vector::from_fn(|i, _| o[i]);
         // Drop the axis along which the normal is largest; (i, j) cyclic keeps the sign of n_k.
-        let k = if n[0].abs() >= n[1].abs() && n[0].abs() >= n[2].abs() {
-            0
-        } else if n[1].abs() >= n[2].abs() {
-            1
-        } else {
-            2
-        };
+        let k = dominant_axis(&n);
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         ([p[i], p[j]], [q[i], q[j]], [r[i], r[j]], [o[i], o[j]])
     };
@@ -343,6 +336,27 @@ fn triangle_areas<T: Real, const D: usize>(
         cross2(&sub(&p2, &o2), &sub(&q2, &o2)),
     ];
     (areas, total, projection)
+}
+
+/// `u × v` for 3D vectors given as `D`-vectors (the caller guarantees D = 3), and its squared
+/// length.
+#[inline(always)]
+fn cross3<T: Real, const D: usize>(u: &Vector<T, D>, v: &Vector<T, D>) -> ([T; 3], T) {
+    let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+    (n, n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
+}
+
+/// The axis along which `n` is largest (the first on ties): dropping it projects a plane with
+/// normal `n` onto the coordinate plane where its areas are largest.
+#[inline(always)]
+fn dominant_axis<T: Real>(n: &[T; 3]) -> usize {
+    if n[0].abs() >= n[1].abs() && n[0].abs() >= n[2].abs() {
+        0
+    } else if n[1].abs() >= n[2].abs() {
+        1
+    } else {
+        2
+    }
 }
 
 /// Two consecutive edges of triangle `(p, q, r)` that leave out its longest one: their cross
@@ -392,7 +406,6 @@ fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T, D>
     // |total| ≤ 64 ε · max|wᵢ|³, compared unsquared: at the coordinate limit (10⁷⁵) a volume is
     // 10²²⁵ and its square overflows, which once made every tetrahedron "flat" and GJK report
     // deeply overlapping boxes as 10⁷² apart (found by the narrow_queries fuzz target).
-    // max|wᵢ| is bounded by √3 times the largest coordinate (no square root, no square).
     let scale = w.iter().fold(T::zero(), |m, x| m.max(x.norm_squared())).sqrt();
     let eps = T::epsilon() * T::lit(64.0);
     let flat = total.abs() <= eps * scale * scale * scale;
@@ -433,9 +446,7 @@ fn flat_face_over_origin<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Opti
     let mut n = [T::zero(); 3];
     let mut nn = T::zero();
     for f in FACES {
-        let (u, v) = (w[f[1]] - w[f[0]], w[f[2]] - w[f[0]]);
-        let c = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
-        let cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+        let (c, cc) = cross3(&(w[f[1]] - w[f[0]]), &(w[f[2]] - w[f[0]]));
         if cc > nn {
             (n, nn) = (c, cc);
         }
@@ -446,13 +457,7 @@ fn flat_face_over_origin<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Opti
     // The origin's projection on the plane, then every point in the plane where the normal is
     // largest (dropping that axis keeps signed areas proportional to the true ones).
     let s = (w[0][0] * n[0] + w[0][1] * n[1] + w[0][2] * n[2]) / nn;
-    let k = if n[0].abs() >= n[1].abs() && n[0].abs() >= n[2].abs() {
-        0
-    } else if n[1].abs() >= n[2].abs() {
-        1
-    } else {
-        2
-    };
+    let k = dominant_axis(&n);
     let (i, j) = ((k + 1) % 3, (k + 2) % 3);
     let (oi, oj) = (n[i] * s, n[j] * s);
     let p = |m: usize| [w[m][i] - oi, w[m][j] - oj];
