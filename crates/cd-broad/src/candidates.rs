@@ -5,7 +5,7 @@
 
 use crate::events::PairEvents;
 use crate::proxies::{overlaps, ProxyId};
-use cd_geom::{Aabb, Real};
+use cd_geom::{Aabb, Real, Vector};
 
 /// Two proxies whose fat boxes overlap: their ids (`a < b`, the sort key) and the slots that
 /// hold them.
@@ -28,35 +28,129 @@ impl Candidate {
 }
 
 /// Makes this frame's pairs current: the candidates whose (tight) boxes overlap.
+///
+/// Every candidate's ids are written and the write position advanced by the test's outcome,
+/// so the loop has no branch on it: about half the candidates of a coherent scene pass, in no
+/// predictable order, and the mispredicted branch was most of this loop's time.
 pub(crate) fn commit_overlapping<T: Real, const D: usize>(
     events: &mut PairEvents,
     candidates: &[Candidate],
     tight: &[Aabb<T, D>],
 ) {
     let out = events.staging();
-    out.extend(
-        candidates
-            .iter()
-            .filter(|c| overlaps(&tight[c.slots.0 as usize], &tight[c.slots.1 as usize]))
-            .map(|c| c.ids),
-    );
-    events.commit();
+    out.resize(candidates.len(), (0, 0));
+    let mut kept = 0;
+    for c in candidates {
+        out[kept] = c.ids;
+        kept += overlaps(&tight[c.slots.0 as usize], &tight[c.slots.1 as usize]) as usize;
+    }
+    out.truncate(kept);
+    events.commit_sorted();
 }
 
-/// Merges two sorted candidate lists into `out` (cleared first).
-pub(crate) fn merge_sorted(a: &[Candidate], b: &[Candidate], out: &mut Vec<Candidate>) {
-    out.clear();
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if b[j] < a[i] {
-            out.push(b[j]);
-            j += 1;
+/// The fat box of `b`: grown on every side by `margin` times its largest extent and stretched
+/// by twice `displacement` (its last motion, so a box moving steadily leaves its fat box less
+/// often); the tight box itself if fattening would leave the coordinate range.
+pub(crate) fn fatten<T: Real, const D: usize>(
+    b: &Aabb<T, D>,
+    margin: T,
+    displacement: &Vector<T, D>,
+) -> Aabb<T, D> {
+    let m = (b.max() - b.min()).amax() * margin;
+    let mut lo = b.min().coords - Vector::repeat(m);
+    let mut hi = b.max().coords + Vector::repeat(m);
+    for a in 0..D {
+        let d = displacement[a] * T::lit(2.0);
+        if d < T::zero() {
+            lo[a] += d;
         } else {
-            out.push(a[i]);
-            i += 1;
+            hi[a] += d;
         }
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
+    Aabb::new(lo.into(), hi.into()).unwrap_or(*b)
+}
+
+/// The slots whose candidates must be found again at the next frame (moved out of their fat
+/// box, inserted or removed), each listed once.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MovedSlots {
+    list: Vec<u32>,
+    flag: Vec<bool>,
+}
+
+impl MovedSlots {
+    /// Room for one more slot (unmarked).
+    pub(crate) fn grow(&mut self) {
+        self.flag.push(false);
+    }
+    /// Marks `slot` (once).
+    pub(crate) fn mark(&mut self, slot: u32) {
+        if !self.flag[slot as usize] {
+            self.flag[slot as usize] = true;
+            self.list.push(slot);
+        }
+    }
+    /// Is `slot` marked?
+    #[inline(always)]
+    pub(crate) fn contains(&self, slot: u32) -> bool {
+        self.flag[slot as usize]
+    }
+    /// The marked slots.
+    pub(crate) fn list(&self) -> &[u32] {
+        &self.list
+    }
+    /// Unmarks every slot.
+    pub(crate) fn clear(&mut self) {
+        for &s in &self.list {
+            self.flag[s as usize] = false;
+        }
+        self.list.clear();
+    }
+}
+
+/// The candidates of a strategy that keeps fat boxes, sorted by ids, with the scratch lists
+/// its frame uses.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CandidateList {
+    pub(crate) sorted: Vec<Candidate>,
+    fresh: Vec<Candidate>,
+    merged: Vec<Candidate>,
+}
+
+impl CandidateList {
+    /// Replaces the candidates of the `moved` slots by those `find` appends for each of them
+    /// (each pair once), keeping the list sorted: a retain, a sort of the fresh few, and a
+    /// merge — never a sort of all of them.
+    pub(crate) fn refresh(&mut self, moved: &MovedSlots, mut find: impl FnMut(u32, &mut Vec<Candidate>)) {
+        self.sorted.retain(|c| !moved.contains(c.slots.0) && !moved.contains(c.slots.1));
+        self.fresh.clear();
+        for &s in moved.list() {
+            find(s, &mut self.fresh);
+        }
+        self.fresh.sort_unstable();
+        merge_sorted(&self.sorted, &self.fresh, &mut self.merged);
+        core::mem::swap(&mut self.sorted, &mut self.merged);
+    }
+}
+
+/// Merges two sorted candidate lists into `out` (cleared first). `b` is the short one (a
+/// frame's fresh candidates): the runs of `a` between its elements are found by galloping
+/// (doubling steps, then a binary search within the last one) and copied whole, not compared
+/// element by element.
+fn merge_sorted(a: &[Candidate], b: &[Candidate], out: &mut Vec<Candidate>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let mut rest = a;
+    for x in b {
+        let mut reach = 1;
+        while reach < rest.len() && rest[reach - 1] <= *x {
+            reach *= 2;
+        }
+        let reach = reach.min(rest.len());
+        let below = rest[..reach].partition_point(|y| y <= x);
+        out.extend_from_slice(&rest[..below]);
+        out.push(*x);
+        rest = &rest[below..];
+    }
+    out.extend_from_slice(rest);
 }

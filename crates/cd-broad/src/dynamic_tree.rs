@@ -1,7 +1,7 @@
 //! Dynamic AABB tree (Box2D / Bullet's `btDbvt` family; Catto 2019 for the branch-and-bound
 //! insertion).
 
-use crate::candidates::{commit_overlapping, merge_sorted, Candidate};
+use crate::candidates::{commit_overlapping, fatten, Candidate, CandidateList, MovedSlots};
 use crate::events::PairEvents;
 use crate::id_hash::SlotTable;
 use crate::proxies::{overlaps, BroadPhaseError, ProxyId};
@@ -77,17 +77,13 @@ pub struct DynamicAabbTree<T: Real, const D: usize> {
     leaf: Vec<u32>,
     free_slots: Vec<u32>,
     slot_of: SlotTable,
-    moved: Vec<u32>,
-    is_moved: Vec<bool>,
+    moved: MovedSlots,
     /// Slots inserted since the last `find_pairs`, not yet in the tree: a large batch is built
     /// by [`Self::rebuild`] instead of one insertion each.
     pending: Vec<u32>,
     /// Pairs of leaves whose fat boxes overlap, sorted by ids (so the exact pairs filtered from
     /// them come out sorted); kept between frames and recomputed only around moved leaves.
-    candidates: Vec<Candidate>,
-    /// Scratch: this frame's candidates of moved leaves, and the merge target.
-    fresh: Vec<Candidate>,
-    merged: Vec<Candidate>,
+    candidates: CandidateList,
     margin: T,
     events: PairEvents,
     stack: Vec<u32>,
@@ -118,12 +114,9 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
             leaf: Vec::new(),
             free_slots: Vec::new(),
             slot_of: SlotTable::default(),
-            moved: Vec::new(),
-            is_moved: Vec::new(),
+            moved: MovedSlots::default(),
             pending: Vec::new(),
-            candidates: Vec::new(),
-            fresh: Vec::new(),
-            merged: Vec::new(),
+            candidates: CandidateList::default(),
             margin: if margin > T::zero() { margin } else { T::zero() },
             events: PairEvents::new(),
             stack: Vec::new(),
@@ -260,19 +253,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
 
     /// The fat box of a proxy: grown by the margin and stretched by `displacement`.
     fn fatten(&self, b: &Aabb<T, D>, displacement: &Vector<T, D>) -> Aabb<T, D> {
-        let m = (b.max() - b.min()).amax() * self.margin;
-        let mut lo = b.min().coords - Vector::repeat(m);
-        let mut hi = b.max().coords + Vector::repeat(m);
-        for a in 0..D {
-            let d = displacement[a] * T::lit(2.0);
-            if d < T::zero() {
-                lo[a] += d;
-            } else {
-                hi[a] += d;
-            }
-        }
-        // Stay within the coordinate range; fall back to the tight box if fattening overflows it.
-        Aabb::new(lo.into(), hi.into()).unwrap_or(*b)
+        fatten(b, self.margin, displacement)
     }
 
     fn alloc(&mut self, node: Node<T, D>) -> u32 {
@@ -495,10 +476,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
     }
 
     fn mark_moved(&mut self, slot: u32) {
-        if !self.is_moved[slot as usize] {
-            self.is_moved[slot as usize] = true;
-            self.moved.push(slot);
-        }
+        self.moved.mark(slot);
     }
 }
 
@@ -514,7 +492,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
                 self.tight.push(aabb);
                 self.fat.push(aabb);
                 self.leaf.push(NONE);
-                self.is_moved.push(false);
+                self.moved.grow();
                 (self.ids.len() - 1) as u32
             }
         };
@@ -581,36 +559,27 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         // Candidates of moved leaves are recomputed from the tree; the others stay valid since
         // neither fat box changed. Everything stays sorted by ids, so the frame is O(k) merges
         // plus the moved leaves' queries, never a sort of all k candidates.
-        if !self.moved.is_empty() {
-            let is_moved = &self.is_moved;
-            self.candidates.retain(|c| !is_moved[c.slots.0 as usize] && !is_moved[c.slots.1 as usize]);
-            let mut fresh = core::mem::take(&mut self.fresh);
+        if !self.moved.list().is_empty() {
+            let mut candidates = core::mem::take(&mut self.candidates);
             let mut stack = core::mem::take(&mut self.stack);
-            fresh.clear();
-            for &s in &self.moved {
+            candidates.refresh(&self.moved, |s, fresh| {
                 let leaf = self.leaf[s as usize];
                 if leaf == NONE {
-                    continue; // removed
+                    return; // removed
                 }
                 let fat = self.nodes[leaf as usize].aabb;
                 self.visit_overlapping(&fat, &mut stack, |o| {
                     // Two moved leaves find each other: keep the pair once.
-                    if o != s && (!self.is_moved[o as usize] || s < o) {
+                    if o != s && (!self.moved.contains(o) || s < o) {
                         fresh.push(Candidate::new(s, self.ids[s as usize], o, self.ids[o as usize]));
                     }
                 });
-            }
-            fresh.sort_unstable();
-            merge_sorted(&self.candidates, &fresh, &mut self.merged);
-            core::mem::swap(&mut self.candidates, &mut self.merged);
-            for &s in &self.moved {
-                self.is_moved[s as usize] = false;
-            }
-            self.moved.clear();
-            self.fresh = fresh;
+            });
+            self.candidates = candidates;
             self.stack = stack;
+            self.moved.clear();
         }
-        commit_overlapping(&mut self.events, &self.candidates, &self.tight);
+        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.tight);
     }
 
     fn events(&self) -> &PairEvents {

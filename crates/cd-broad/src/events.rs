@@ -29,6 +29,12 @@ impl PairEvents {
     pub fn commit(&mut self) {
         self.next.sort_unstable();
         self.next.dedup();
+        self.commit_sorted();
+    }
+    /// [`Self::commit`] for staged pairs already sorted and free of duplicates (the strategies
+    /// that filter a sorted candidate list): the diff without the sort.
+    pub(crate) fn commit_sorted(&mut self) {
+        debug_assert!(self.next.windows(2).all(|w| w[0] < w[1]));
         self.added.clear();
         self.removed.clear();
         let (mut i, mut j) = (0, 0);

@@ -4,9 +4,9 @@
 use crate::candidates::{commit_overlapping, Candidate};
 use crate::events::PairEvents;
 use crate::id_hash::{IdSet, SlotTable};
-use crate::proxies::{overlaps, pair, BroadPhaseError, ProxyId};
+use crate::proxies::{overlaps, pair, ray_scan, BroadPhaseError, ProxyId};
 use crate::{BroadPhase, Pair};
-use cd_geom::{ray_aabb, Aabb, BoundingVolume, Ray, Real};
+use cd_geom::{Aabb, BoundingVolume, Ray, Real};
 
 /// One end of a box's interval on one axis: 8 bytes in f32, so a list streams through cache.
 #[derive(Clone, Copy, Debug)]
@@ -632,13 +632,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         }
     }
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
-        for (s, b) in self.tight.iter().enumerate() {
-            if self.alive[s] {
-                if let Some(h) = ray_aabb(ray, b) {
-                    out.push((self.ids[s], h.t));
-                }
-            }
-        }
+        ray_scan(&self.ids, &self.tight, |s| self.alive[s], ray, out);
     }
     fn len(&self) -> usize {
         self.slot_of.len()

@@ -15,6 +15,7 @@
 //! | [`SpatialHash`] | `spatial_hash` | unbounded worlds of similarly sized objects |
 //! | [`UniformGrid`] | `grid` | many similar-sized objects in a compact region |
 //! | [`HierarchicalGrid`] | `hgrid` | objects of very different sizes |
+//! | [`CoherentGrid`] | `coherent_grid` | coherent motion of similar-sized objects, dense or not |
 //! | [`DynamicAabbTree`] | `dynamic_tree` | general scenes, mostly static objects, queries |
 //!
 //! **Overlap is closed-interval**: boxes that touch (share a face, an edge or a corner) overlap.
@@ -25,7 +26,9 @@
 
 mod brute_force;
 mod candidates;
+mod cell_store;
 mod cells;
+mod coherent_grid;
 mod dynamic_tree;
 mod events;
 mod grid;
@@ -38,6 +41,7 @@ mod spatial_hash;
 mod strategy;
 
 pub use brute_force::{AllPairs, BruteForce};
+pub use coherent_grid::CoherentGrid;
 pub use dynamic_tree::DynamicAabbTree;
 pub use events::PairEvents;
 pub use grid::{GridCells, UniformGrid};

@@ -75,9 +75,23 @@ impl<T: Real, const D: usize> Proxies<T, D> {
     }
     /// Linear ray query.
     pub(crate) fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
-        for (id, b) in self.ids.iter().zip(&self.boxes) {
+        ray_scan(&self.ids, &self.boxes, |_| true, ray, out);
+    }
+}
+
+/// Linear ray query over slot arrays: every slot `live` accepts whose box the ray hits, with the
+/// entry parameter.
+pub(crate) fn ray_scan<T: Real, const D: usize>(
+    ids: &[ProxyId],
+    boxes: &[Aabb<T, D>],
+    live: impl Fn(usize) -> bool,
+    ray: &Ray<T, D>,
+    out: &mut Vec<(ProxyId, T)>,
+) {
+    for (s, b) in boxes.iter().enumerate() {
+        if live(s) {
             if let Some(h) = ray_aabb(ray, b) {
-                out.push((*id, h.t));
+                out.push((ids[s], h.t));
             }
         }
     }

@@ -18,6 +18,8 @@ fn strategies<T: Real, const D: usize>() -> Vec<(&'static str, Box<dyn BroadPhas
         ("uniform-grid", Box::new(UniformGrid::<T, D>::new())),
         ("hierarchical-grid", Box::new(HierarchicalGrid::<T, D>::new())),
         ("dynamic-tree", Box::new(DynamicAabbTree::<T, D>::new())),
+        ("coherent-grid", Box::new(CoherentGrid::<T, D>::new())),
+        ("coherent-grid-no-margin", Box::new(CoherentGrid::<T, D>::with_margin(T::zero()))),
         ("dynamic-tree-no-margin", Box::new(DynamicAabbTree::<T, D>::with_margin(T::zero()))),
         ("incremental-sap", Box::new(IncrementalSap::<T, D>::new())),
         ("incremental-sap-2-axes", Box::new(IncrementalSap::<T, D>::with_axes(2))),

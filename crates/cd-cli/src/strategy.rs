@@ -1,14 +1,14 @@
 //! The broad phases by the names the command line uses.
 
 use cd::broad::{
-    BroadPhase, BruteForce, DynamicAabbTree, HierarchicalGrid, IncrementalSap, SortAndSweep, SpatialHash,
-    UniformGrid,
+    BroadPhase, BruteForce, CoherentGrid, DynamicAabbTree, HierarchicalGrid, IncrementalSap, SortAndSweep,
+    SpatialHash, UniformGrid,
 };
 
 /// The names `--broad` accepts, in the order `--help` lists them.
-pub const NAMES: [&str; 7] = ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "tree"];
+pub const NAMES: [&str; 8] = ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "tree", "coherent-grid"];
 
-/// A broad phase the world can own: any of the seven strategies.
+/// A broad phase the world can own: any of the eight strategies.
 pub type Boxed = Box<dyn BroadPhase<f64, 3> + Send + Sync>;
 
 /// The broad phase called `name`, or an error listing the valid names.
@@ -19,7 +19,8 @@ pub type Boxed = Box<dyn BroadPhase<f64, 3> + Send + Sync>;
 /// * `grid`: a uniform grid with the cell size of the largest object;
 /// * `hash`: a spatial hash of the same cells (unbounded);
 /// * `hgrid`: a hierarchical grid of doubling cell sizes;
-/// * `tree`: a dynamic AABB tree with fattened leaves.
+/// * `tree`: a dynamic AABB tree with fattened leaves;
+/// * `coherent-grid`: a grid of fattened boxes kept from step to step.
 pub fn by_name(name: &str) -> Result<Boxed, String> {
     Ok(match name {
         "brute" => Box::new(BruteForce::<f64, 3>::new()),
@@ -30,6 +31,7 @@ pub fn by_name(name: &str) -> Result<Boxed, String> {
         "hash" => Box::new(SpatialHash::<f64, 3>::new()),
         "hgrid" => Box::new(HierarchicalGrid::<f64, 3>::new()),
         "tree" => Box::new(DynamicAabbTree::<f64, 3>::new()),
+        "coherent-grid" => Box::new(CoherentGrid::<f64, 3>::new()),
         other => return Err(format!("unknown broad phase {other:?}; expected one of {}", NAMES.join(", "))),
     })
 }

@@ -23,6 +23,7 @@ fn strategies() -> Vec<Strategy> {
         ("hash", || Box::new(SpatialHash::<f64, 3>::new())),
         ("hgrid", || Box::new(HierarchicalGrid::<f64, 3>::new())),
         ("tree", || Box::new(DynamicAabbTree::<f64, 3>::new())),
+        ("coherent-grid", || Box::new(CoherentGrid::<f64, 3>::new())),
     ]
 }
 

@@ -19,6 +19,7 @@ fn all_strategies() -> Vec<(&'static str, Box<dyn BroadPhase<f64, 3>>)> {
         ("uniform-grid", Box::new(UniformGrid::<f64, 3>::new())),
         ("hierarchical-grid", Box::new(HierarchicalGrid::<f64, 3>::new())),
         ("dynamic-tree", Box::new(DynamicAabbTree::<f64, 3>::new())),
+        ("coherent-grid", Box::new(CoherentGrid::<f64, 3>::new())),
         ("incremental-sap", Box::new(IncrementalSap::<f64, 3>::new())),
         ("incremental-sap-2-axes", Box::new(IncrementalSap::<f64, 3>::with_axes(2))),
     ]

@@ -1,0 +1,554 @@
+//! Coherent hashed grid: a spatial hash of fat boxes kept from frame to frame, so a frame only
+//! touches the boxes that left their margins.
+
+use crate::candidates::{commit_overlapping, fatten, Candidate, CandidateList, MovedSlots};
+use crate::cell_store::CellStore;
+use crate::cells::for_each_cell;
+use crate::events::PairEvents;
+use crate::id_hash::SlotTable;
+use crate::proxies::{overlaps, ray_scan, BroadPhaseError, ProxyId};
+use crate::BroadPhase;
+use cd_geom::{Aabb, BoundingVolume, Ray, Real, Vector};
+
+/// A box covering more cells than this is kept out of the cells, in the oversized list that
+/// every moved box is tested against (a few huge boxes must not fill millions of cells).
+const MAX_CELLS_PER_BOX: f64 = 64.0;
+
+/// When more than this fraction of the proxies are oversized (and at least
+/// [`MIN_OVERSIZED_REBUILD`]), the cells were chosen for smaller boxes than the scene now holds:
+/// the grid is rebuilt with cells sized for the boxes it now holds.
+const OVERSIZED_FRACTION: usize = 16;
+const MIN_OVERSIZED_REBUILD: usize = 32;
+
+/// A layout of the grid leaves out this share (one in 64) of the largest boxes when it sizes
+/// the cells: well below the rebuild threshold above.
+const OVERSIZED_SHARE: usize = 64;
+
+/// The dense block of cells may hold up to this many cells per box (plus 4,096): beyond, the
+/// boxes are too spread out for an array of cells and every cell is hashed.
+const DENSE_CELLS_PER_BOX: usize = 8;
+
+/// Where a slot's fat box is filed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Place<const D: usize> {
+    /// Not in the grid: a free slot, or inserted since the last `find_pairs`.
+    Nowhere,
+    /// In every cell of the inclusive range `lo..=hi`.
+    Cells { lo: [i32; D], hi: [i32; D] },
+    /// In the oversized list.
+    Oversized,
+}
+
+/// A hashed uniform grid of fat boxes, kept from frame to frame (temporal coherence, like the
+/// incremental sweep-and-prune and the dynamic tree, with the grid's O(1) neighbourhoods).
+///
+/// * Each proxy's box is grown by a margin (30 % of its largest extent by default: a move
+///   between cells costs far more than confirming one more candidate) and stretched along its
+///   last displacement; while the box stays inside that fat box nothing is done but storing it. A box that leaves it gets a new fat box and moves between cells, only the
+///   cells it leaves or enters being touched.
+/// * The candidates (pairs whose fat boxes overlap) are kept sorted by ids; a frame drops the
+///   moved boxes' candidates and finds theirs again from the cells they cover (a pair sharing
+///   several cells is found only in the cell holding the lower corner of the two fat boxes'
+///   intersection), so a frame costs O(n) stores, O(m) cell lookups for m moved boxes and
+///   O(k) for the k candidates, which are confirmed on the exact boxes.
+/// * Cells are cubes as large as the fat boxes of the first frame (all but the largest 1/64 of
+///   them, so a box covers at most 2^D cells and a few huge ones do not make every cell huge).
+///   Over the region the boxes then span (grown by half) the cells are an array; outside it
+///   they are hashed by integer coordinates, so the world is unbounded and nothing is lost
+///   outside any bounds. A box covering more than 64 cells (one that grew a lot, or is huge)
+///   goes to an oversized list tested against every moved box; when many are (1/16 of the
+///   boxes) the grid is laid out again for the boxes it now holds.
+///
+/// Best for coherent scenes of similar-sized objects, including dense ones (boxes resting on a
+/// floor, where a sweep-and-prune axis is crowded); teleporting objects cost only their own
+/// cells. Overlap is closed-interval, like every strategy.
+#[derive(Clone, Debug)]
+pub struct CoherentGrid<T: Real, const D: usize> {
+    ids: Vec<ProxyId>,
+    tight: Vec<Aabb<T, D>>,
+    fat: Vec<Aabb<T, D>>,
+    place: Vec<Place<D>>,
+    free_slots: Vec<u32>,
+    slot_of: SlotTable,
+    /// Slots inserted since the last `find_pairs` (filed into the grid there, once the cell size
+    /// is known).
+    pending: Vec<u32>,
+    /// Slots whose candidates must be found again (moved out of their fat box, inserted, or
+    /// removed), each once.
+    moved: MovedSlots,
+    cells: CellStore<D>,
+    oversized: Vec<u32>,
+    /// The oversized count that triggers a rebuild no matter the threshold above: twice what a
+    /// rebuild left oversized (boxes of infinite extent stay so), so rebuilds cannot repeat
+    /// every frame.
+    rebuild_above: usize,
+    /// Cell edge and its inverse; zero until the first frame with boxes.
+    cell: T,
+    inv_cell: T,
+    candidates: CandidateList,
+    margin: T,
+    events: PairEvents,
+}
+
+impl<T: Real, const D: usize> Default for CoherentGrid<T, D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Real, const D: usize> CoherentGrid<T, D> {
+    /// A grid whose fat boxes are grown by 30 % of each box's largest extent.
+    pub fn new() -> Self {
+        Self::with_margin(T::lit(0.3))
+    }
+
+    /// A grid with the given relative margin (fraction of each box's largest extent, ≥ 0; 0
+    /// moves a box between cells at every change). Larger margins move fewer boxes per frame
+    /// and confirm more candidates.
+    pub fn with_margin(margin: T) -> Self {
+        CoherentGrid {
+            ids: Vec::new(),
+            tight: Vec::new(),
+            fat: Vec::new(),
+            place: Vec::new(),
+            free_slots: Vec::new(),
+            slot_of: SlotTable::default(),
+            pending: Vec::new(),
+            moved: MovedSlots::default(),
+            cells: CellStore::default(),
+            oversized: Vec::new(),
+            rebuild_above: 0,
+            cell: T::zero(),
+            inv_cell: T::zero(),
+            candidates: CandidateList::default(),
+            margin: if margin > T::zero() { margin } else { T::zero() },
+            events: PairEvents::new(),
+        }
+    }
+
+    /// The cell edge length (zero before the first frame with boxes).
+    pub fn cell_size(&self) -> T {
+        self.cell
+    }
+
+    /// The cell coordinate of `x` on any axis: monotone in `x`, so intervals that overlap share
+    /// a cell.
+    #[inline(always)]
+    fn cell_of(&self, x: T) -> i32 {
+        // Floor without libm's `floor` (a call on baseline x86-64): truncate, then step down
+        // below zero. The cast saturates, so coordinates beyond ±2³¹ cells are clamped, which
+        // keeps the map monotone; infinities clamp too.
+        let q = (x * self.inv_cell).to_f64();
+        let t = q as i32;
+        if (t as f64) > q {
+            t.saturating_sub(1)
+        } else {
+            t
+        }
+    }
+
+    /// Where the fat box `b` belongs: its cell range, or the oversized list.
+    fn place_of(&self, b: &Aabb<T, D>) -> Place<D> {
+        let lo: [i32; D] = core::array::from_fn(|a| self.cell_of(b.min()[a]));
+        let hi: [i32; D] = core::array::from_fn(|a| self.cell_of(b.max()[a]));
+        let count: f64 = (0..D).map(|a| (hi[a] as f64 - lo[a] as f64) + 1.0).product();
+        if count <= MAX_CELLS_PER_BOX {
+            Place::Cells { lo, hi }
+        } else {
+            Place::Oversized
+        }
+    }
+
+    /// Files `slot` at `to`, taking it out of where it was: between two cell ranges only the
+    /// cells of one range and not the other are touched.
+    fn refile(&mut self, slot: u32, to: Place<D>) {
+        let from = self.place[slot as usize];
+        let inside = |c: &[i32; D], p: &Place<D>| match p {
+            Place::Cells { lo, hi } => (0..D).all(|a| lo[a] <= c[a] && c[a] <= hi[a]),
+            _ => false,
+        };
+        match from {
+            Place::Cells { lo, hi } => for_each_cell(lo, hi, |c| {
+                if !inside(&c, &to) {
+                    self.cells.leave(&c, slot);
+                }
+            }),
+            Place::Oversized => {
+                if let Some(at) = self.oversized.iter().position(|&m| m == slot) {
+                    self.oversized.swap_remove(at);
+                }
+            }
+            Place::Nowhere => {}
+        }
+        match to {
+            Place::Cells { lo, hi } => for_each_cell(lo, hi, |c| {
+                if !inside(&c, &from) {
+                    self.cells.enter(&c, slot);
+                }
+            }),
+            Place::Oversized => self.oversized.push(slot),
+            Place::Nowhere => {}
+        }
+        self.place[slot as usize] = to;
+    }
+
+    fn mark_moved(&mut self, slot: u32) {
+        self.moved.mark(slot);
+    }
+
+    /// The cell edge for the fat boxes of `slots`: the largest extent once the largest
+    /// [`OVERSIZED_SHARE`] of them are left out (they go to the oversized list, too few to
+    /// trigger a rebuild), so that a handful of huge boxes cannot make every cell huge; 1 when
+    /// no extent is positive and finite.
+    fn cell_edge(&self, slots: &[u32]) -> T {
+        let mut extents: Vec<T> = slots
+            .iter()
+            .map(|&s| (self.fat[s as usize].max() - self.fat[s as usize].min()).amax())
+            .filter(|e| e.is_finite())
+            .collect();
+        if extents.is_empty() {
+            return T::one();
+        }
+        let rank = extents.len() - 1 - extents.len() / OVERSIZED_SHARE;
+        let (_, edge, _) = extents
+            .select_nth_unstable_by(rank, |a, b| a.partial_cmp(b).unwrap_or(core::cmp::Ordering::Equal));
+        if *edge > T::zero() {
+            *edge
+        } else {
+            T::one()
+        }
+    }
+
+    /// Lays the grid out for the fat boxes of `slots` (which must be filed nowhere): cells of
+    /// [`Self::cell_edge`], the dense block over where they are; then files them. Every
+    /// slot filed before must have been taken out (the cells are emptied).
+    fn lay_out(&mut self, slots: &[u32]) {
+        let edge = self.cell_edge(slots);
+        self.cell = edge;
+        self.inv_cell = T::one() / edge;
+        if !self.inv_cell.is_finite() || self.inv_cell <= T::zero() {
+            // An edge so small its inverse overflows: any positive size is correct.
+            self.cell = T::one();
+            self.inv_cell = T::one();
+        }
+        let (mut lo, mut hi) = ([i32::MAX; D], [i32::MIN; D]);
+        for &s in slots {
+            if let Place::Cells { lo: l, hi: h } = self.place_of(&self.fat[s as usize]) {
+                for a in 0..D {
+                    lo[a] = lo[a].min(l[a]);
+                    hi[a] = hi[a].max(h[a]);
+                }
+            }
+        }
+        if lo[0] > hi[0] {
+            (lo, hi) = ([0; D], [0; D]);
+        }
+        self.cells.reset(lo, hi, DENSE_CELLS_PER_BOX * slots.len() + 4096);
+        self.oversized.clear();
+        for &s in slots {
+            let to = self.place_of(&self.fat[s as usize]);
+            self.refile(s, to);
+        }
+    }
+
+    /// Re-lays the grid out for every live slot, and marks them all moved (their candidates are
+    /// found again).
+    fn rebuild(&mut self) {
+        let live: Vec<u32> =
+            (0..self.ids.len() as u32).filter(|&s| self.place[s as usize] != Place::Nowhere).collect();
+        for &s in &live {
+            self.place[s as usize] = Place::Nowhere;
+            self.mark_moved(s);
+        }
+        self.lay_out(&live);
+    }
+
+    /// Appends to `fresh` the candidates of the moved slot `s`: every filed slot whose fat box
+    /// overlaps its own, once per pair (two moved slots: found by the smaller).
+    fn find_candidates(&self, s: u32, fresh: &mut Vec<Candidate>) {
+        let fs = &self.fat[s as usize];
+        let consider = |o: u32, fresh: &mut Vec<Candidate>| {
+            if o != s && (!self.moved.contains(o) || s < o) && overlaps(fs, &self.fat[o as usize]) {
+                fresh.push(Candidate::new(s, self.ids[s as usize], o, self.ids[o as usize]));
+            }
+        };
+        match self.place[s as usize] {
+            Place::Nowhere => return,
+            Place::Oversized => {
+                // Against everything filed (the oversized ones included).
+                for o in 0..self.ids.len() as u32 {
+                    if self.place[o as usize] != Place::Nowhere {
+                        consider(o, fresh);
+                    }
+                }
+                return;
+            }
+            Place::Cells { lo, hi } => for_each_cell(lo, hi, |c| {
+                for &o in self.cells.members(&c) {
+                    // Only from the cell of the intersection's lower corner, which both cover:
+                    // the larger of their lowest cells on each axis (the cell map is monotone).
+                    // Recomputed from the fat box the overlap test loads anyway, rather than
+                    // read from `place` (one more cache miss per member).
+                    let fo = &self.fat[o as usize];
+                    if o != s
+                        && overlaps(fs, fo)
+                        && (0..D).all(|a| lo[a].max(self.cell_of(fo.min()[a])) == c[a])
+                        && (!self.moved.contains(o) || s < o)
+                    {
+                        fresh.push(Candidate::new(s, self.ids[s as usize], o, self.ids[o as usize]));
+                    }
+                }
+            }),
+        }
+        for &o in &self.oversized {
+            consider(o, fresh);
+        }
+    }
+}
+
+impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
+    fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
+        if self.slot_of.contains(id) {
+            return Err(BroadPhaseError::DuplicateId(id));
+        }
+        let slot = match self.free_slots.pop() {
+            Some(s) => s,
+            None => {
+                self.ids.push(id);
+                self.tight.push(aabb);
+                self.fat.push(aabb);
+                self.place.push(Place::Nowhere);
+                self.moved.grow();
+                (self.ids.len() - 1) as u32
+            }
+        };
+        self.ids[slot as usize] = id;
+        self.tight[slot as usize] = aabb;
+        self.fat[slot as usize] = fatten(&aabb, self.margin, &Vector::zeros());
+        self.slot_of.insert(id, slot);
+        self.pending.push(slot);
+        self.mark_moved(slot);
+        Ok(())
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
+        let slot = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))?;
+        let s = slot as usize;
+        let old = self.tight[s];
+        self.tight[s] = aabb;
+        if self.fat[s].contains(&aabb) {
+            return Ok(()); // inside its fat box: cells and candidates stay valid
+        }
+        self.fat[s] = fatten(&aabb, self.margin, &(aabb.center() - old.center()));
+        if self.place[s] != Place::Nowhere {
+            let to = self.place_of(&self.fat[s]);
+            self.refile(slot, to);
+        }
+        self.mark_moved(slot);
+        Ok(())
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
+        let slot = self.slot_of.remove(id).ok_or(BroadPhaseError::UnknownId(id))?;
+        if self.place[slot as usize] == Place::Nowhere {
+            self.pending.retain(|&s| s != slot);
+        } else {
+            self.refile(slot, Place::Nowhere);
+        }
+        // Its candidates go at the next `find_pairs` with those of the moved slots (it is filed
+        // nowhere then, so nothing new is found for it).
+        self.mark_moved(slot);
+        self.free_slots.push(slot);
+        Ok(())
+    }
+
+    fn find_pairs(&mut self) {
+        if !self.pending.is_empty() {
+            let pending = core::mem::take(&mut self.pending);
+            if self.cell == T::zero() {
+                self.lay_out(&pending);
+            } else {
+                for &s in &pending {
+                    let to = self.place_of(&self.fat[s as usize]);
+                    self.refile(s, to);
+                }
+            }
+            self.pending = pending;
+            self.pending.clear();
+        }
+        let threshold =
+            MIN_OVERSIZED_REBUILD.max(self.slot_of.len() / OVERSIZED_FRACTION).max(self.rebuild_above);
+        if self.oversized.len() >= threshold {
+            self.rebuild();
+            self.rebuild_above = 2 * self.oversized.len();
+        }
+        self.cells.purge();
+        if !self.moved.list().is_empty() {
+            let mut candidates = core::mem::take(&mut self.candidates);
+            candidates.refresh(&self.moved, |s, fresh| self.find_candidates(s, fresh));
+            self.candidates = candidates;
+            self.moved.clear();
+        }
+        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.tight);
+    }
+
+    fn events(&self) -> &PairEvents {
+        &self.events
+    }
+
+    fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
+        let mut hit = |s: u32| {
+            if overlaps(&self.tight[s as usize], aabb) {
+                out.push(self.ids[s as usize]);
+            }
+        };
+        // Through the cells when the query covers few of them (each slot once: from the cell of
+        // the lower corner of its fat box's intersection with the query), else a linear scan.
+        match (self.cell > T::zero()).then(|| self.place_of(aabb)) {
+            Some(Place::Cells { lo, hi }) => {
+                for_each_cell(lo, hi, |c| {
+                    for &o in self.cells.members(&c) {
+                        if let Place::Cells { lo: lo_o, .. } = self.place[o as usize] {
+                            if (0..D).all(|a| lo[a].max(lo_o[a]) == c[a]) {
+                                hit(o);
+                            }
+                        }
+                    }
+                });
+                self.oversized.iter().chain(&self.pending).for_each(|&s| hit(s));
+            }
+            _ => (0..self.ids.len() as u32)
+                .filter(|&s| self.slot_of.get(self.ids[s as usize]) == Some(s))
+                .for_each(hit),
+        }
+    }
+
+    fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
+        ray_scan(&self.ids, &self.tight, |s| self.slot_of.get(self.ids[s]) == Some(s as u32), ray, out);
+    }
+
+    fn len(&self) -> usize {
+        self.slot_of.len()
+    }
+
+    fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
+        self.slot_of.get(id).map(|s| self.tight[s as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cd_geom::Point;
+
+    fn boxed(c: [f64; 3], h: f64) -> Aabb<f64, 3> {
+        Aabb::new(Point::from(c.map(|x| x - h)), Point::from(c.map(|x| x + h))).unwrap()
+    }
+
+    /// The pairs by brute force over the grid's own boxes.
+    fn brute(world: &[(ProxyId, Aabb<f64, 3>)]) -> Vec<(ProxyId, ProxyId)> {
+        let mut out = Vec::new();
+        for (i, (a, ba)) in world.iter().enumerate() {
+            for (b, bb) in &world[i + 1..] {
+                if overlaps(ba, bb) {
+                    out.push(((*a).min(*b), (*a).max(*b)));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    fn check(grid: &mut CoherentGrid<f64, 3>, world: &[(ProxyId, Aabb<f64, 3>)]) {
+        grid.find_pairs();
+        assert_eq!(grid.pairs(), brute(world).as_slice());
+        // Box queries through the cells agree with a scan.
+        for (_, b) in world.iter().step_by(7) {
+            let mut got = Vec::new();
+            grid.query_aabb(b, &mut got);
+            got.sort_unstable();
+            let mut want: Vec<ProxyId> =
+                world.iter().filter(|(_, o)| overlaps(o, b)).map(|(id, _)| *id).collect();
+            want.sort_unstable();
+            assert_eq!(got, want);
+        }
+    }
+
+    /// Boxes that grow past the cells go to the oversized list; once many have, the grid is
+    /// laid out again with larger cells. Pairs stay exact throughout.
+    #[test]
+    fn growing_boxes_go_oversized_then_the_grid_is_rebuilt() {
+        let mut grid = CoherentGrid::<f64, 3>::new();
+        let mut world: Vec<(ProxyId, Aabb<f64, 3>)> =
+            (0..200).map(|i| (i, boxed([(i % 20) as f64 * 3.0, 0.0, (i / 20) as f64 * 3.0], 1.0))).collect();
+        for (id, b) in &world {
+            grid.insert(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        let first = grid.cell_size();
+        for (id, b) in world.iter_mut().take(20) {
+            *b = boxed(b.center().coords.into(), 9.0);
+            grid.update(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        assert!(!grid.oversized.is_empty() && grid.cell_size() == first, "a few oversized boxes: same cells");
+        for (id, b) in world.iter_mut().take(40) {
+            *b = boxed(b.center().coords.into(), 9.0);
+            grid.update(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        assert!(grid.cell_size() > first, "many oversized boxes: larger cells");
+        assert!(grid.oversized.is_empty());
+    }
+
+    /// Huge boxes among small ones: whatever cells they get, pairs are exact, and the layout
+    /// does not change from frame to frame.
+    #[test]
+    fn huge_boxes_among_small_ones() {
+        let mut grid = CoherentGrid::<f64, 3>::new();
+        let mut world: Vec<(ProxyId, Aabb<f64, 3>)> =
+            (0..100).map(|i| (i, boxed([i as f64 * 2.5, 0.0, 0.0], 1.0))).collect();
+        for i in 100..140 {
+            let b = Aabb::new(Point::from([-1e70; 3]), Point::from([1e70, 1e70, i as f64])).unwrap();
+            world.push((i, b));
+        }
+        for (id, b) in &world {
+            grid.insert(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        let (cell, above) = (grid.cell_size(), grid.rebuild_above);
+        for (id, b) in world.iter_mut().take(100) {
+            *b = boxed((b.center().coords + nalgebra::Vector3::new(0.7, 0.0, 0.0)).into(), 1.0);
+            grid.update(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        assert_eq!((grid.cell_size(), grid.rebuild_above), (cell, above));
+    }
+
+    /// Boxes wandering far outside the dense block live in hashed cells; teleports back and
+    /// forth keep the pairs exact, and the emptied cells they leave behind are purged.
+    #[test]
+    fn far_teleports_use_hashed_cells() {
+        let mut grid = CoherentGrid::<f64, 3>::new();
+        let mut world: Vec<(ProxyId, Aabb<f64, 3>)> =
+            (0..64).map(|i| (i, boxed([(i % 8) as f64 * 1.5, (i / 8) as f64 * 1.5, 0.0], 1.0))).collect();
+        for (id, b) in &world {
+            grid.insert(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        for frame in 0..400 {
+            for (k, (id, b)) in world.iter_mut().enumerate().filter(|(k, _)| k % 4 == frame % 4) {
+                let far = 1e5 * (frame + k) as f64;
+                let c = if frame % 2 == 0 {
+                    [far, -far, 3.0 * k as f64]
+                } else {
+                    [(k % 8) as f64 * 1.5, 0.0, 0.0]
+                };
+                *b = boxed(c, 1.0);
+                grid.update(*id, *b).unwrap();
+            }
+            check(&mut grid, &world);
+        }
+        assert!(grid.cells.hashed_cells() <= 4 * 64 * 8 + 1024 + 64 * 8);
+    }
+}
