@@ -50,17 +50,20 @@ pub(crate) fn commit_overlapping<T: Real, const D: usize>(
 
 /// The fat box of `b`: grown on every side by `margin` times its largest extent and stretched
 /// by twice `displacement` (its last motion, so a box moving steadily leaves its fat box less
-/// often); the tight box itself if fattening would leave the coordinate range.
+/// often), the stretch capped at that extent on each axis: a teleport is not a velocity, and a
+/// box stretched across the world would be a candidate of everything on its way. The tight
+/// box itself if fattening would leave the coordinate range.
 pub(crate) fn fatten<T: Real, const D: usize>(
     b: &Aabb<T, D>,
     margin: T,
     displacement: &Vector<T, D>,
 ) -> Aabb<T, D> {
-    let m = (b.max() - b.min()).amax() * margin;
+    let extent = (b.max() - b.min()).amax();
+    let m = extent * margin;
     let mut lo = b.min().coords - Vector::repeat(m);
     let mut hi = b.max().coords + Vector::repeat(m);
     for a in 0..D {
-        let d = displacement[a] * T::lit(2.0);
+        let d = (displacement[a] * T::lit(2.0)).max(-extent).min(extent);
         if d < T::zero() {
             lo[a] += d;
         } else {
