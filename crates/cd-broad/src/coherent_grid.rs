@@ -42,7 +42,7 @@ enum Place<const D: usize> {
 /// A hashed uniform grid of fat boxes, kept from frame to frame (temporal coherence, like the
 /// incremental sweep-and-prune and the dynamic tree, with the grid's O(1) neighbourhoods).
 ///
-/// * Each proxy's box is grown by a margin (30 % of its largest extent by default: a move
+/// * Each proxy's box is grown by a margin (50 % of its largest extent by default: a move
 ///   between cells costs far more than confirming one more candidate) and stretched along its
 ///   last displacement; while the box stays inside that fat box nothing is done but storing it. A box that leaves it gets a new fat box and moves between cells, only the
 ///   cells it leaves or enters being touched.
@@ -97,9 +97,9 @@ impl<T: Real, const D: usize> Default for CoherentGrid<T, D> {
 }
 
 impl<T: Real, const D: usize> CoherentGrid<T, D> {
-    /// A grid whose fat boxes are grown by 30 % of each box's largest extent.
+    /// A grid whose fat boxes are grown by 50 % of each box's largest extent.
     pub fn new() -> Self {
-        Self::with_margin(T::lit(0.3))
+        Self::with_margin(T::lit(0.5))
     }
 
     /// A grid with the given relative margin (fraction of each box's largest extent, ≥ 0; 0
@@ -334,12 +334,13 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))?;
         let s = slot as usize;
-        let old = self.tight[s];
-        self.tight[s] = aabb;
         if self.fat[s].contains(&aabb) {
+            self.tight[s] = aabb;
             return Ok(()); // inside its fat box: cells and candidates stay valid
         }
-        self.fat[s] = fatten(&aabb, self.margin, &(aabb.center() - old.center()));
+        let displacement = aabb.center() - self.tight[s].center();
+        self.tight[s] = aabb;
+        self.fat[s] = fatten(&aabb, self.margin, &displacement);
         if self.place[s] != Place::Nowhere {
             let to = self.place_of(&self.fat[s]);
             self.refile(slot, to);
