@@ -1,14 +1,14 @@
 //! Coherent hashed grid: a spatial hash of fat boxes kept from frame to frame, so a frame only
 //! touches the boxes that left their margins.
 
-use crate::candidates::{commit_overlapping, fatten, Candidate, CandidateList, MovedSlots};
+use crate::candidates::{commit_overlapping, Candidate, CandidateList};
 use crate::cell_store::CellStore;
 use crate::cells::for_each_cell;
 use crate::events::PairEvents;
-use crate::id_hash::SlotTable;
+use crate::fat_slots::FatSlots;
 use crate::proxies::{overlaps, ray_scan, BroadPhaseError, ProxyId};
 use crate::BroadPhase;
-use cd_geom::{Aabb, BoundingVolume, Ray, Real, Vector};
+use cd_geom::{Aabb, BoundingVolume, Ray, Real};
 
 /// A box covering more cells than this is kept out of the cells, in the oversized list that
 /// every moved box is tested against (a few huge boxes must not fill millions of cells).
@@ -64,18 +64,10 @@ enum Place<const D: usize> {
 /// cells. Overlap is closed-interval, like every strategy.
 #[derive(Clone, Debug)]
 pub struct CoherentGrid<T: Real, const D: usize> {
-    ids: Vec<ProxyId>,
-    tight: Vec<Aabb<T, D>>,
-    fat: Vec<Aabb<T, D>>,
+    slots: FatSlots<T, D>,
+    /// Where each slot is filed (pending slots are filed at the next `find_pairs`, once the
+    /// cell size is known).
     place: Vec<Place<D>>,
-    free_slots: Vec<u32>,
-    slot_of: SlotTable,
-    /// Slots inserted since the last `find_pairs` (filed into the grid there, once the cell size
-    /// is known).
-    pending: Vec<u32>,
-    /// Slots whose candidates must be found again (moved out of their fat box, inserted, or
-    /// removed), each once.
-    moved: MovedSlots,
     cells: CellStore<D>,
     oversized: Vec<u32>,
     /// The oversized count that triggers a rebuild no matter the threshold above: twice what a
@@ -86,7 +78,6 @@ pub struct CoherentGrid<T: Real, const D: usize> {
     cell: T,
     inv_cell: T,
     candidates: CandidateList,
-    margin: T,
     events: PairEvents,
 }
 
@@ -107,21 +98,14 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     /// and confirm more candidates.
     pub fn with_margin(margin: T) -> Self {
         CoherentGrid {
-            ids: Vec::new(),
-            tight: Vec::new(),
-            fat: Vec::new(),
+            slots: FatSlots::new(margin),
             place: Vec::new(),
-            free_slots: Vec::new(),
-            slot_of: SlotTable::default(),
-            pending: Vec::new(),
-            moved: MovedSlots::default(),
             cells: CellStore::default(),
             oversized: Vec::new(),
             rebuild_above: 0,
             cell: T::zero(),
             inv_cell: T::zero(),
             candidates: CandidateList::default(),
-            margin: if margin > T::zero() { margin } else { T::zero() },
             events: PairEvents::new(),
         }
     }
@@ -193,7 +177,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     }
 
     fn mark_moved(&mut self, slot: u32) {
-        self.moved.mark(slot);
+        self.slots.moved.mark(slot);
     }
 
     /// The cell edge for the fat boxes of `slots`: the largest extent once the largest
@@ -203,7 +187,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     fn cell_edge(&self, slots: &[u32]) -> T {
         let mut extents: Vec<T> = slots
             .iter()
-            .map(|&s| (self.fat[s as usize].max() - self.fat[s as usize].min()).amax())
+            .map(|&s| (self.slots.fat[s as usize].max() - self.slots.fat[s as usize].min()).amax())
             .filter(|e| e.is_finite())
             .collect();
         if extents.is_empty() {
@@ -233,7 +217,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
         }
         let (mut lo, mut hi) = ([i32::MAX; D], [i32::MIN; D]);
         for &s in slots {
-            if let Place::Cells { lo: l, hi: h } = self.place_of(&self.fat[s as usize]) {
+            if let Place::Cells { lo: l, hi: h } = self.place_of(&self.slots.fat[s as usize]) {
                 for a in 0..D {
                     lo[a] = lo[a].min(l[a]);
                     hi[a] = hi[a].max(h[a]);
@@ -246,7 +230,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
         self.cells.reset(lo, hi, DENSE_CELLS_PER_BOX * slots.len() + 4096);
         self.oversized.clear();
         for &s in slots {
-            let to = self.place_of(&self.fat[s as usize]);
+            let to = self.place_of(&self.slots.fat[s as usize]);
             self.refile(s, to);
         }
     }
@@ -255,7 +239,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     /// found again).
     fn rebuild(&mut self) {
         let live: Vec<u32> =
-            (0..self.ids.len() as u32).filter(|&s| self.place[s as usize] != Place::Nowhere).collect();
+            (0..self.slots.ids.len() as u32).filter(|&s| self.place[s as usize] != Place::Nowhere).collect();
         for &s in &live {
             self.place[s as usize] = Place::Nowhere;
             self.mark_moved(s);
@@ -266,17 +250,18 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     /// Appends to `fresh` the candidates of the moved slot `s`: every filed slot whose fat box
     /// overlaps its own, once per pair (two moved slots: found by the smaller).
     fn find_candidates(&self, s: u32, fresh: &mut Vec<Candidate>) {
-        let fs = &self.fat[s as usize];
+        let fs = &self.slots.fat[s as usize];
         let consider = |o: u32, fresh: &mut Vec<Candidate>| {
-            if o != s && (!self.moved.contains(o) || s < o) && overlaps(fs, &self.fat[o as usize]) {
-                fresh.push(Candidate::new(s, self.ids[s as usize], o, self.ids[o as usize]));
+            if o != s && (!self.slots.moved.contains(o) || s < o) && overlaps(fs, &self.slots.fat[o as usize])
+            {
+                fresh.push(Candidate::new(s, self.slots.ids[s as usize], o, self.slots.ids[o as usize]));
             }
         };
         match self.place[s as usize] {
             Place::Nowhere => return,
             Place::Oversized => {
                 // Against everything filed (the oversized ones included).
-                for o in 0..self.ids.len() as u32 {
+                for o in 0..self.slots.ids.len() as u32 {
                     if self.place[o as usize] != Place::Nowhere {
                         consider(o, fresh);
                     }
@@ -289,13 +274,18 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
                     // the larger of their lowest cells on each axis (the cell map is monotone).
                     // Recomputed from the fat box the overlap test loads anyway, rather than
                     // read from `place` (one more cache miss per member).
-                    let fo = &self.fat[o as usize];
+                    let fo = &self.slots.fat[o as usize];
                     if o != s
                         && overlaps(fs, fo)
                         && (0..D).all(|a| lo[a].max(self.cell_of(fo.min()[a])) == c[a])
-                        && (!self.moved.contains(o) || s < o)
+                        && (!self.slots.moved.contains(o) || s < o)
                     {
-                        fresh.push(Candidate::new(s, self.ids[s as usize], o, self.ids[o as usize]));
+                        fresh.push(Candidate::new(
+                            s,
+                            self.slots.ids[s as usize],
+                            o,
+                            self.slots.ids[o as usize],
+                        ));
                     }
                 }
             }),
@@ -308,41 +298,26 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
 
 impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        if self.slot_of.contains(id) {
-            return Err(BroadPhaseError::DuplicateId(id));
+        let (slot, new) = self.slots.insert(id, aabb)?;
+        if new {
+            self.place.push(Place::Nowhere);
         }
-        let slot = match self.free_slots.pop() {
-            Some(s) => s,
-            None => {
-                self.ids.push(id);
-                self.tight.push(aabb);
-                self.fat.push(aabb);
-                self.place.push(Place::Nowhere);
-                self.moved.grow();
-                (self.ids.len() - 1) as u32
-            }
-        };
-        self.ids[slot as usize] = id;
-        self.tight[slot as usize] = aabb;
-        self.fat[slot as usize] = fatten(&aabb, self.margin, &Vector::zeros());
-        self.slot_of.insert(id, slot);
-        self.pending.push(slot);
-        self.mark_moved(slot);
+        debug_assert_eq!(self.place[slot as usize], Place::Nowhere);
         Ok(())
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        let slot = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))?;
+        let slot = self.slots.slot(id)?;
         let s = slot as usize;
-        if self.fat[s].contains(&aabb) {
-            self.tight[s] = aabb;
+        if self.slots.fat[s].contains(&aabb) {
+            self.slots.tight[s] = aabb;
             return Ok(()); // inside its fat box: cells and candidates stay valid
         }
-        let displacement = aabb.center() - self.tight[s].center();
-        self.tight[s] = aabb;
-        self.fat[s] = fatten(&aabb, self.margin, &displacement);
+        let displacement = aabb.center() - self.slots.tight[s].center();
+        self.slots.tight[s] = aabb;
+        self.slots.fat[s] = self.slots.fatten(&aabb, &displacement);
         if self.place[s] != Place::Nowhere {
-            let to = self.place_of(&self.fat[s]);
+            let to = self.place_of(&self.slots.fat[s]);
             self.refile(slot, to);
         }
         self.mark_moved(slot);
@@ -350,47 +325,41 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     }
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
-        let slot = self.slot_of.remove(id).ok_or(BroadPhaseError::UnknownId(id))?;
-        if self.place[slot as usize] == Place::Nowhere {
-            self.pending.retain(|&s| s != slot);
-        } else {
-            self.refile(slot, Place::Nowhere);
-        }
         // Its candidates go at the next `find_pairs` with those of the moved slots (it is filed
         // nowhere then, so nothing new is found for it).
-        self.mark_moved(slot);
-        self.free_slots.push(slot);
+        let slot = self.slots.remove(id)?;
+        self.refile(slot, Place::Nowhere);
         Ok(())
     }
 
     fn find_pairs(&mut self) {
-        if !self.pending.is_empty() {
-            let pending = core::mem::take(&mut self.pending);
+        if !self.slots.pending.is_empty() {
+            let pending = core::mem::take(&mut self.slots.pending);
             if self.cell == T::zero() {
                 self.lay_out(&pending);
             } else {
                 for &s in &pending {
-                    let to = self.place_of(&self.fat[s as usize]);
+                    let to = self.place_of(&self.slots.fat[s as usize]);
                     self.refile(s, to);
                 }
             }
-            self.pending = pending;
-            self.pending.clear();
+            self.slots.pending = pending;
+            self.slots.pending.clear();
         }
         let threshold =
-            MIN_OVERSIZED_REBUILD.max(self.slot_of.len() / OVERSIZED_FRACTION).max(self.rebuild_above);
+            MIN_OVERSIZED_REBUILD.max(self.slots.slot_of.len() / OVERSIZED_FRACTION).max(self.rebuild_above);
         if self.oversized.len() >= threshold {
             self.rebuild();
             self.rebuild_above = 2 * self.oversized.len();
         }
         self.cells.purge();
-        if !self.moved.list().is_empty() {
+        if !self.slots.moved.list().is_empty() {
             let mut candidates = core::mem::take(&mut self.candidates);
-            candidates.refresh(&self.moved, |s, fresh| self.find_candidates(s, fresh));
+            candidates.refresh(&self.slots.moved, |s, fresh| self.find_candidates(s, fresh));
             self.candidates = candidates;
-            self.moved.clear();
+            self.slots.moved.clear();
         }
-        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.tight);
+        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight);
     }
 
     fn events(&self) -> &PairEvents {
@@ -399,8 +368,8 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
 
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
         let mut hit = |s: u32| {
-            if overlaps(&self.tight[s as usize], aabb) {
-                out.push(self.ids[s as usize]);
+            if overlaps(&self.slots.tight[s as usize], aabb) {
+                out.push(self.slots.ids[s as usize]);
             }
         };
         // Through the cells when the query covers few of them (each slot once: from the cell of
@@ -416,24 +385,22 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
                         }
                     }
                 });
-                self.oversized.iter().chain(&self.pending).for_each(|&s| hit(s));
+                self.oversized.iter().chain(&self.slots.pending).for_each(|&s| hit(s));
             }
-            _ => (0..self.ids.len() as u32)
-                .filter(|&s| self.slot_of.get(self.ids[s as usize]) == Some(s))
-                .for_each(hit),
+            _ => (0..self.slots.ids.len() as u32).filter(|&s| self.slots.is_live(s as usize)).for_each(hit),
         }
     }
 
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
-        ray_scan(&self.ids, &self.tight, |s| self.slot_of.get(self.ids[s]) == Some(s as u32), ray, out);
+        ray_scan(&self.slots.ids, &self.slots.tight, |s| self.slots.is_live(s), ray, out);
     }
 
     fn len(&self) -> usize {
-        self.slot_of.len()
+        self.slots.len()
     }
 
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
-        self.slot_of.get(id).map(|s| self.tight[s as usize])
+        self.slots.slot_of.get(id).map(|s| self.slots.tight[s as usize])
     }
 }
 

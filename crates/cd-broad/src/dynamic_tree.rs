@@ -1,9 +1,9 @@
 //! Dynamic AABB tree (Box2D / Bullet's `btDbvt` family; Catto 2019 for the branch-and-bound
 //! insertion).
 
-use crate::candidates::{commit_overlapping, fatten, Candidate, CandidateList, MovedSlots};
+use crate::candidates::{commit_overlapping, Candidate, CandidateList};
 use crate::events::PairEvents;
-use crate::id_hash::SlotTable;
+use crate::fat_slots::FatSlots;
 use crate::proxies::{overlaps, BroadPhaseError, ProxyId};
 use crate::BroadPhase;
 use cd_geom::{ray_aabb_interval, Aabb, BoundingVolume, PreparedRay, Ray, Real, Vector};
@@ -69,22 +69,15 @@ pub struct DynamicAabbTree<T: Real, const D: usize> {
     nodes: Vec<Node<T, D>>,
     free_nodes: Vec<u32>,
     root: u32,
-    // Proxies.
-    ids: Vec<ProxyId>,
-    tight: Vec<Aabb<T, D>>,
-    /// Each slot's fat box (a copy of its leaf's), read by `update` without touching the tree.
-    fat: Vec<Aabb<T, D>>,
+    /// The proxies: each slot's fat box is a copy of its leaf's, read by `update` without
+    /// touching the tree; pending slots are not in the tree yet (a large batch is built by
+    /// [`Self::rebuild`] instead of one insertion each).
+    slots: FatSlots<T, D>,
+    /// Each slot's leaf (`NONE` while pending or free).
     leaf: Vec<u32>,
-    free_slots: Vec<u32>,
-    slot_of: SlotTable,
-    moved: MovedSlots,
-    /// Slots inserted since the last `find_pairs`, not yet in the tree: a large batch is built
-    /// by [`Self::rebuild`] instead of one insertion each.
-    pending: Vec<u32>,
     /// Pairs of leaves whose fat boxes overlap, sorted by ids (so the exact pairs filtered from
     /// them come out sorted); kept between frames and recomputed only around moved leaves.
     candidates: CandidateList,
-    margin: T,
     events: PairEvents,
     stack: Vec<u32>,
     heap: BinaryHeap<Sibling<T>>,
@@ -108,16 +101,9 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
             nodes: Vec::new(),
             free_nodes: Vec::new(),
             root: NONE,
-            ids: Vec::new(),
-            tight: Vec::new(),
-            fat: Vec::new(),
+            slots: FatSlots::new(margin),
             leaf: Vec::new(),
-            free_slots: Vec::new(),
-            slot_of: SlotTable::default(),
-            moved: MovedSlots::default(),
-            pending: Vec::new(),
             candidates: CandidateList::default(),
-            margin: if margin > T::zero() { margin } else { T::zero() },
             events: PairEvents::new(),
             stack: Vec::new(),
             heap: BinaryHeap::new(),
@@ -133,10 +119,10 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
     /// `find_pairs` calls it by itself when a frame inserts at least as many proxies as the
     /// tree holds (at least 64): a bulk load is then one build instead of n insertions.
     pub fn rebuild(&mut self) {
-        let mut items: Vec<(u32, Aabb<T, D>)> = (0..self.ids.len() as u32)
+        let mut items: Vec<(u32, Aabb<T, D>)> = (0..self.slots.ids.len() as u32)
             .filter(|&s| self.leaf[s as usize] != NONE)
-            .chain(self.pending.drain(..))
-            .map(|s| (s, self.fat[s as usize]))
+            .chain(self.slots.pending.drain(..))
+            .map(|s| (s, self.slots.fat[s as usize]))
             .collect();
         self.nodes.clear();
         self.free_nodes.clear();
@@ -209,7 +195,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
                     if self.leaf[s] != n {
                         return Err(format!("leaf {n} holds slot {s}, whose leaf is {}", self.leaf[s]));
                     }
-                    if node.aabb != self.fat[s] || !node.aabb.contains(&self.tight[s]) {
+                    if node.aabb != self.slots.fat[s] || !node.aabb.contains(&self.slots.tight[s]) {
                         return Err(format!("leaf {n}: fat box does not hold slot {s}'s box"));
                     }
                     if node.height != 0 {
@@ -232,11 +218,11 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
                 stack.extend([node.left, node.right]);
             }
         }
-        if leaves + self.pending.len() != self.slot_of.len() {
+        if leaves + self.slots.pending.len() != self.slots.slot_of.len() {
             return Err(format!(
                 "{leaves} leaves and {} pending for {} proxies",
-                self.pending.len(),
-                self.slot_of.len()
+                self.slots.pending.len(),
+                self.slots.slot_of.len()
             ));
         }
         Ok(())
@@ -249,11 +235,6 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
         } else {
             self.nodes[self.root as usize].height
         }
-    }
-
-    /// The fat box of a proxy: grown by the margin and stretched by `displacement`.
-    fn fatten(&self, b: &Aabb<T, D>, displacement: &Vector<T, D>) -> Aabb<T, D> {
-        fatten(b, self.margin, displacement)
     }
 
     fn alloc(&mut self, node: Node<T, D>) -> u32 {
@@ -476,93 +457,73 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
     }
 
     fn mark_moved(&mut self, slot: u32) {
-        self.moved.mark(slot);
+        self.slots.moved.mark(slot);
     }
 }
 
 impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        if self.slot_of.contains(id) {
-            return Err(BroadPhaseError::DuplicateId(id));
+        let (slot, new) = self.slots.insert(id, aabb)?;
+        if new {
+            self.leaf.push(NONE);
         }
-        let slot = match self.free_slots.pop() {
-            Some(s) => s,
-            None => {
-                self.ids.push(id);
-                self.tight.push(aabb);
-                self.fat.push(aabb);
-                self.leaf.push(NONE);
-                self.moved.grow();
-                (self.ids.len() - 1) as u32
-            }
-        };
-        self.ids[slot as usize] = id;
-        self.tight[slot as usize] = aabb;
-        self.fat[slot as usize] = self.fatten(&aabb, &Vector::zeros());
-        self.leaf[slot as usize] = NONE;
-        self.pending.push(slot);
-        self.slot_of.insert(id, slot);
-        self.mark_moved(slot);
+        debug_assert_eq!(self.leaf[slot as usize], NONE);
         Ok(())
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        let slot = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))?;
-        let old = self.tight[slot as usize];
-        self.tight[slot as usize] = aabb;
-        if self.fat[slot as usize].contains(&aabb) {
+        let slot = self.slots.slot(id)?;
+        let old = self.slots.tight[slot as usize];
+        self.slots.tight[slot as usize] = aabb;
+        if self.slots.fat[slot as usize].contains(&aabb) {
             return Ok(()); // still inside its fat box: the tree and candidates stay valid
         }
         if self.leaf[slot as usize] == NONE {
             // Inserted this frame, not in the tree yet.
-            self.fat[slot as usize] = self.fatten(&aabb, &Vector::zeros());
+            self.slots.fat[slot as usize] = self.slots.fatten(&aabb, &Vector::zeros());
             return Ok(());
         }
         let displacement = aabb.center() - old.center();
         let took_place = self.remove_leaf(self.leaf[slot as usize]);
-        let fat = self.fatten(&aabb, &displacement);
+        let fat = self.slots.fatten(&aabb, &displacement);
         let start = self.enclosing_ancestor(took_place, &fat);
-        self.fat[slot as usize] = fat;
+        self.slots.fat[slot as usize] = fat;
         self.leaf[slot as usize] = self.insert_leaf(slot, fat, start);
         self.mark_moved(slot);
         Ok(())
     }
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
-        let slot = self.slot_of.remove(id).ok_or(BroadPhaseError::UnknownId(id))?;
-        if self.leaf[slot as usize] == NONE {
-            self.pending.retain(|&s| s != slot);
-        } else {
+        // Its candidates are dropped at the next `find_pairs`, with those of the moved leaves
+        // (the slot has no leaf then, so nothing new is found for it).
+        let slot = self.slots.remove(id)?;
+        if self.leaf[slot as usize] != NONE {
             self.remove_leaf(self.leaf[slot as usize]);
             self.leaf[slot as usize] = NONE;
         }
-        // Its candidates are dropped at the next `find_pairs`, with those of the moved leaves
-        // (the slot has no leaf then, so nothing new is found for it).
-        self.mark_moved(slot);
-        self.free_slots.push(slot);
         Ok(())
     }
 
     fn find_pairs(&mut self) {
         // Newcomers enter the tree: one by one, or all at once by a rebuild when they are at
         // least as many as the leaves already in (the first frame, a level load).
-        if !self.pending.is_empty() {
-            let in_tree = self.slot_of.len() - self.pending.len();
-            if self.pending.len() >= in_tree.max(MIN_REBUILD) {
+        if !self.slots.pending.is_empty() {
+            let in_tree = self.slots.slot_of.len() - self.slots.pending.len();
+            if self.slots.pending.len() >= in_tree.max(MIN_REBUILD) {
                 self.rebuild();
             } else {
-                for s in core::mem::take(&mut self.pending) {
-                    self.leaf[s as usize] = self.insert_leaf(s, self.fat[s as usize], NONE);
+                for s in core::mem::take(&mut self.slots.pending) {
+                    self.leaf[s as usize] = self.insert_leaf(s, self.slots.fat[s as usize], NONE);
                 }
             }
         }
         // Candidates of moved leaves are recomputed from the tree; the others stay valid since
         // neither fat box changed. Everything stays sorted by ids, so the frame is O(k) merges
         // plus the moved leaves' queries, never a sort of all k candidates.
-        if !self.moved.list().is_empty() {
+        if !self.slots.moved.list().is_empty() {
             let mut candidates = core::mem::take(&mut self.candidates);
             let mut stack = core::mem::take(&mut self.stack);
-            candidates.refresh(&self.moved, |s, fresh| {
+            candidates.refresh(&self.slots.moved, |s, fresh| {
                 let leaf = self.leaf[s as usize];
                 if leaf == NONE {
                     return; // removed
@@ -570,16 +531,21 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
                 let fat = self.nodes[leaf as usize].aabb;
                 self.visit_overlapping(&fat, &mut stack, |o| {
                     // Two moved leaves find each other: keep the pair once.
-                    if o != s && (!self.moved.contains(o) || s < o) {
-                        fresh.push(Candidate::new(s, self.ids[s as usize], o, self.ids[o as usize]));
+                    if o != s && (!self.slots.moved.contains(o) || s < o) {
+                        fresh.push(Candidate::new(
+                            s,
+                            self.slots.ids[s as usize],
+                            o,
+                            self.slots.ids[o as usize],
+                        ));
                     }
                 });
             });
             self.candidates = candidates;
             self.stack = stack;
-            self.moved.clear();
+            self.slots.moved.clear();
         }
-        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.tight);
+        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight);
     }
 
     fn events(&self) -> &PairEvents {
@@ -587,18 +553,18 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     }
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
         let mut hit = |slot: u32| {
-            if overlaps(&self.tight[slot as usize], aabb) {
-                out.push(self.ids[slot as usize]);
+            if overlaps(&self.slots.tight[slot as usize], aabb) {
+                out.push(self.slots.ids[slot as usize]);
             }
         };
-        self.pending.iter().for_each(|&s| hit(s));
+        self.slots.pending.iter().for_each(|&s| hit(s));
         self.visit_overlapping(aabb, &mut Vec::new(), hit);
     }
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
         let prepared = PreparedRay::new(ray);
-        for &s in &self.pending {
-            if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.tight[s as usize]) {
-                out.push((self.ids[s as usize], t));
+        for &s in &self.slots.pending {
+            if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.slots.tight[s as usize]) {
+                out.push((self.slots.ids[s as usize], t));
             }
         }
         if self.root == NONE {
@@ -611,8 +577,8 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
                 continue;
             }
             if node.slot != NONE {
-                if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.tight[node.slot as usize]) {
-                    out.push((self.ids[node.slot as usize], t));
+                if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.slots.tight[node.slot as usize]) {
+                    out.push((self.slots.ids[node.slot as usize], t));
                 }
             } else {
                 stack.push(node.left);
@@ -621,10 +587,10 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         }
     }
     fn len(&self) -> usize {
-        self.slot_of.len()
+        self.slots.len()
     }
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
-        self.slot_of.get(id).map(|s| self.tight[s as usize])
+        self.slots.slot_of.get(id).map(|s| self.slots.tight[s as usize])
     }
 }
 

@@ -31,6 +31,7 @@ mod cells;
 mod coherent_grid;
 mod dynamic_tree;
 mod events;
+mod fat_slots;
 mod grid;
 mod hgrid;
 mod id_hash;

@@ -1,0 +1,104 @@
+//! The proxy store of the strategies that keep fat boxes between frames (the dynamic tree and
+//! the coherent grid): slots holding each proxy's id, exact box and fat box, reused after
+//! removal, with the id → slot table, the slots inserted since the last frame and the slots
+//! whose candidates must be found again.
+
+use crate::candidates::{fatten, MovedSlots};
+use crate::id_hash::SlotTable;
+use crate::proxies::{BroadPhaseError, ProxyId};
+use cd_geom::{Aabb, Real, Vector};
+
+/// Slots of proxies with fat boxes. A strategy keeps its own per-slot data (a tree leaf, a
+/// grid place) beside it, grown when [`FatSlots::insert`] says a slot is new.
+#[derive(Clone, Debug)]
+pub(crate) struct FatSlots<T: Real, const D: usize> {
+    pub(crate) ids: Vec<ProxyId>,
+    /// The users' boxes.
+    pub(crate) tight: Vec<Aabb<T, D>>,
+    /// Each box grown by the margin (and stretched along its last motion).
+    pub(crate) fat: Vec<Aabb<T, D>>,
+    free: Vec<u32>,
+    pub(crate) slot_of: SlotTable,
+    /// Slots inserted since the last `find_pairs`, not yet in the strategy's structure.
+    pub(crate) pending: Vec<u32>,
+    pub(crate) moved: MovedSlots,
+    /// Fraction of a box's largest extent it is grown by (≥ 0).
+    pub(crate) margin: T,
+}
+
+impl<T: Real, const D: usize> FatSlots<T, D> {
+    /// No slots; boxes grown by `margin` (negative counts as 0).
+    pub(crate) fn new(margin: T) -> Self {
+        FatSlots {
+            ids: Vec::new(),
+            tight: Vec::new(),
+            fat: Vec::new(),
+            free: Vec::new(),
+            slot_of: SlotTable::default(),
+            pending: Vec::new(),
+            moved: MovedSlots::default(),
+            margin: if margin > T::zero() { margin } else { T::zero() },
+        }
+    }
+
+    /// The fat box of `b` after a motion of `displacement` ([`fatten`] with this margin).
+    pub(crate) fn fatten(&self, b: &Aabb<T, D>, displacement: &Vector<T, D>) -> Aabb<T, D> {
+        fatten(b, self.margin, displacement)
+    }
+
+    /// A slot for a new proxy (a freed one when there is one), pending and marked moved, and
+    /// whether it is a new slot (the caller then grows its own per-slot arrays). Error: the id
+    /// is already present.
+    pub(crate) fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(u32, bool), BroadPhaseError> {
+        if self.slot_of.contains(id) {
+            return Err(BroadPhaseError::DuplicateId(id));
+        }
+        let fat = self.fatten(&aabb, &Vector::zeros());
+        let (slot, new) = match self.free.pop() {
+            Some(s) => {
+                (self.ids[s as usize], self.tight[s as usize], self.fat[s as usize]) = (id, aabb, fat);
+                (s, false)
+            }
+            None => {
+                self.ids.push(id);
+                self.tight.push(aabb);
+                self.fat.push(fat);
+                self.moved.grow();
+                ((self.ids.len() - 1) as u32, true)
+            }
+        };
+        self.slot_of.insert(id, slot);
+        self.pending.push(slot);
+        self.moved.mark(slot);
+        Ok((slot, new))
+    }
+
+    /// The slot of `id`. Error: unknown id.
+    #[inline]
+    pub(crate) fn slot(&self, id: ProxyId) -> Result<u32, BroadPhaseError> {
+        self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))
+    }
+
+    /// Frees the slot of `id` (no longer pending; marked moved, so its candidates go at the
+    /// next frame) and returns it; the caller takes it out of its own structure. Error: unknown
+    /// id.
+    pub(crate) fn remove(&mut self, id: ProxyId) -> Result<u32, BroadPhaseError> {
+        let slot = self.slot_of.remove(id).ok_or(BroadPhaseError::UnknownId(id))?;
+        if !self.pending.is_empty() {
+            self.pending.retain(|&s| s != slot);
+        }
+        self.moved.mark(slot);
+        self.free.push(slot);
+        Ok(slot)
+    }
+
+    /// Number of proxies.
+    pub(crate) fn len(&self) -> usize {
+        self.slot_of.len()
+    }
+
+    /// Is `slot` in use (holding a live proxy)?
+    pub(crate) fn is_live(&self, slot: usize) -> bool {
+        self.slot_of.get(self.ids[slot]) == Some(slot as u32)
+    }
+}
