@@ -24,6 +24,12 @@ const MIN_OVERSIZED_REBUILD: usize = 32;
 /// the cells: well below the rebuild threshold above.
 const OVERSIZED_SHARE: usize = 64;
 
+/// The cells are laid out again when the boxes' mean extent falls below an eighth of the
+/// cell edge (boxes that shrank: crowded cells make candidates of far-apart boxes), for at
+/// least this many boxes.
+const CROWDED_CELL: f64 = 8.0;
+const MIN_SHRINK_RELAYOUT: usize = 64;
+
 /// The dense block of cells may hold up to this many cells per box (plus 4,096): beyond, the
 /// boxes are too spread out for an array of cells and every cell is hashed.
 const DENSE_CELLS_PER_BOX: usize = 8;
@@ -57,7 +63,10 @@ enum Place<const D: usize> {
 ///   they are hashed by integer coordinates, so the world is unbounded and nothing is lost
 ///   outside any bounds. A box covering more than 64 cells (one that grew a lot, or is huge)
 ///   goes to an oversized list tested against every moved box; when many are (1/16 of the
-///   boxes) the grid is laid out again for the boxes it now holds.
+///   boxes) the grid is laid out again for the boxes it now holds. Boxes that shrink get
+///   tighter fat boxes (each slot's looseness is checked once every 16 frames), and once
+///   their mean extent falls below an eighth of the cell edge the grid is laid out again with
+///   smaller cells.
 ///
 /// Best for coherent scenes of similar-sized objects, including dense ones (boxes resting on a
 /// floor, where a sweep-and-prune axis is crowded); teleporting objects cost only their own
@@ -74,6 +83,15 @@ pub struct CoherentGrid<T: Real, const D: usize> {
     /// rebuild left oversized (boxes of infinite extent stay so), so rebuilds cannot repeat
     /// every frame.
     rebuild_above: usize,
+    /// The sum of the live fat boxes' largest extents (finite ones), kept as boxes come, go and
+    /// change: their mean says when the cells have become too large for the boxes.
+    extent_sum: f64,
+    /// Frames found so far (wrapping): picks which slots' fat boxes are checked for looseness.
+    frame: u32,
+    /// The mean extent below which the grid is laid out again with smaller cells: an eighth of
+    /// the cell edge at the last layout (or half the mean then, when the cells were already that
+    /// much larger, a scene of mixed sizes).
+    shrink_below: f64,
     /// Cell edge and its inverse; zero until the first frame with boxes.
     cell: T,
     inv_cell: T,
@@ -103,6 +121,9 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
             cells: CellStore::default(),
             oversized: Vec::new(),
             rebuild_above: 0,
+            extent_sum: 0.0,
+            frame: 0,
+            shrink_below: 0.0,
             cell: T::zero(),
             inv_cell: T::zero(),
             candidates: CandidateList::default(),
@@ -203,6 +224,18 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
         }
     }
 
+    /// The largest extent of slot `s`'s fat box, 0 when not finite (as [`Self::extent_sum`]
+    /// counts it).
+    fn extent(&self, s: u32) -> f64 {
+        let b = &self.slots.fat[s as usize];
+        let e = (b.max() - b.min()).amax().to_f64();
+        if e.is_finite() {
+            e
+        } else {
+            0.0
+        }
+    }
+
     /// Lays the grid out for the fat boxes of `slots` (which must be filed nowhere): cells of
     /// [`Self::cell_edge`], the dense block over where they are; then files them. Every
     /// slot filed before must have been taken out (the cells are emptied).
@@ -233,6 +266,10 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
             let to = self.place_of(&self.slots.fat[s as usize]);
             self.refile(s, to);
         }
+        // Recounted exactly here (the running sum drifts by rounding between layouts).
+        self.extent_sum = slots.iter().map(|&s| self.extent(s)).sum();
+        let mean = self.extent_sum / slots.len().max(1) as f64;
+        self.shrink_below = (self.cell.to_f64() / CROWDED_CELL).min(0.5 * mean);
     }
 
     /// Re-lays the grid out for every live slot, and marks them all moved (their candidates are
@@ -303,19 +340,33 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
             self.place.push(Place::Nowhere);
         }
         debug_assert_eq!(self.place[slot as usize], Place::Nowhere);
+        self.extent_sum += self.extent(slot);
         Ok(())
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slots.slot(id)?;
         let s = slot as usize;
-        if self.slots.fat[s].contains(&aabb) {
+        let fat = &self.slots.fat[s];
+        // A box that shrank well inside its fat box gets a new one too: a loose fat box is a
+        // candidate of everything around it, and the cells follow the fat boxes' sizes. A
+        // fattening makes the largest extent at most (2 + 2·margin) times the box's (margin on
+        // both sides, the stretch capped at the extent); twice that is loose. Checked for one
+        // slot in 16 each frame (a tenth of the update's time when checked every time), so a
+        // shrunk box is caught within 16 frames.
+        let loose = || {
+            let factor = T::lit(4.0) * (T::one() + self.slots.margin);
+            (fat.max() - fat.min()).amax() > factor * (aabb.max() - aabb.min()).amax()
+        };
+        if fat.contains(&aabb) && ((slot ^ self.frame) & 15 != 0 || !loose()) {
             self.slots.tight[s] = aabb;
             return Ok(()); // inside its fat box: cells and candidates stay valid
         }
         let displacement = aabb.center() - self.slots.tight[s].center();
         self.slots.tight[s] = aabb;
+        self.extent_sum -= self.extent(slot);
         self.slots.fat[s] = self.slots.fatten(&aabb, &displacement);
+        self.extent_sum += self.extent(slot);
         if self.place[s] != Place::Nowhere {
             let to = self.place_of(&self.slots.fat[s]);
             self.refile(slot, to);
@@ -329,10 +380,12 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
         // nowhere then, so nothing new is found for it).
         let slot = self.slots.remove(id)?;
         self.refile(slot, Place::Nowhere);
+        self.extent_sum -= self.extent(slot);
         Ok(())
     }
 
     fn find_pairs(&mut self) {
+        self.frame = self.frame.wrapping_add(1);
         if !self.slots.pending.is_empty() {
             let pending = core::mem::take(&mut self.slots.pending);
             if self.cell == T::zero() {
@@ -348,7 +401,9 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
         }
         let threshold =
             MIN_OVERSIZED_REBUILD.max(self.slots.slot_of.len() / OVERSIZED_FRACTION).max(self.rebuild_above);
-        if self.oversized.len() >= threshold {
+        let n = self.slots.len();
+        let shrunk = n >= MIN_SHRINK_RELAYOUT && self.extent_sum / (n as f64) < self.shrink_below;
+        if self.oversized.len() >= threshold || shrunk {
             self.rebuild();
             self.rebuild_above = 2 * self.oversized.len();
         }
@@ -467,6 +522,36 @@ mod tests {
         check(&mut grid, &world);
         assert!(grid.cell_size() > first, "many oversized boxes: larger cells");
         assert!(grid.oversized.is_empty());
+    }
+
+    /// Boxes that shrink a hundredfold: the grid is laid out again with smaller cells (crowded
+    /// cells would make candidates of boxes far apart), and pairs stay exact throughout.
+    #[test]
+    fn shrinking_boxes_get_smaller_cells() {
+        let mut grid = CoherentGrid::<f64, 3>::new();
+        let centre = |i: u32| [(i % 16) as f64 * 3.0, 0.0, (i / 16) as f64 * 3.0];
+        let mut world: Vec<(ProxyId, Aabb<f64, 3>)> = (0..256).map(|i| (i, boxed(centre(i), 5.0))).collect();
+        for (id, b) in &world {
+            grid.insert(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        let big = grid.cell_size();
+        for h in [2.0, 0.5, 0.05] {
+            // Shrunk boxes are caught within 16 frames.
+            for _ in 0..16 {
+                for (id, b) in world.iter_mut() {
+                    *b = boxed(centre(*id), h);
+                    grid.update(*id, *b).unwrap();
+                }
+                check(&mut grid, &world);
+            }
+        }
+        assert!(grid.cell_size() < big / 20.0, "cells {} after {big}", grid.cell_size());
+        assert!(
+            grid.candidates.sorted.len() < 256,
+            "{} candidates of tiny boxes",
+            grid.candidates.sorted.len()
+        );
     }
 
     /// Huge boxes among small ones: whatever cells they get, pairs are exact, and the layout
