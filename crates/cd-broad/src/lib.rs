@@ -37,6 +37,7 @@ mod hgrid;
 mod id_hash;
 mod incremental_sap;
 mod proxies;
+mod radix;
 mod sort_sweep;
 mod spatial_hash;
 mod strategy;

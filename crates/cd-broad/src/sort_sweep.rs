@@ -1,21 +1,24 @@
 //! Batch sort-and-sweep on one axis.
 
 use crate::proxies::{overlaps, pair, ProxyId};
+use crate::radix;
 use crate::strategy::{PairFinder, Strategy};
 use crate::Pair;
 use cd_geom::{Aabb, Real};
 
 /// Sort-and-sweep (the batch form of sweep-and-prune, RTR 25.1): every frame, pick the axis
-/// along which the box centres vary most, sort the boxes by their lower bound on it, and sweep:
+/// along which the box centres vary most, sort the boxes by their lower bound on it (an LSD
+/// radix sort, linear in the number of boxes), and sweep:
 /// each box is tested (on all axes) only against the boxes whose interval on that axis is still
 /// open. O(n log n + n·m) for m boxes overlapping on the sweep axis; needs no frame-to-frame
 /// coherence, so it suits scenes that change a lot.
 pub type SortAndSweep<T, const D: usize> = Strategy<SweepOneAxis<T>, T, D>;
 
-/// The sort-and-sweep [`PairFinder`]; keeps its sort buffer between frames.
+/// The sort-and-sweep [`PairFinder`]; keeps its sort buffers between frames.
 #[derive(Clone, Debug, Default)]
 pub struct SweepOneAxis<T> {
     order: Vec<(T, u32)>,
+    scratch: Vec<(u64, u32)>,
 }
 
 /// The axis along which the box centres vary most.
@@ -40,7 +43,7 @@ impl<T: Real, const D: usize> PairFinder<T, D> for SweepOneAxis<T> {
         let axis = widest_axis(boxes);
         self.order.clear();
         self.order.extend(boxes.iter().enumerate().map(|(i, b)| (b.min()[axis], i as u32)));
-        self.order.sort_unstable_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(core::cmp::Ordering::Equal));
+        radix::sort_by_key(&mut self.order, &mut self.scratch);
         for (k, &(_, i)) in self.order.iter().enumerate() {
             let bi = &boxes[i as usize];
             let end = bi.max()[axis];
