@@ -1,11 +1,12 @@
 //! Candidate pairs, shared by the strategies that keep fat (margin-grown) boxes between frames
-//! (the dynamic tree and incremental sweep-and-prune): the pairs whose fat boxes overlap, kept
-//! sorted by ids from frame to frame, from which each frame's exact pairs are filtered already
-//! sorted, so committing them needs no sort.
+//! (the dynamic tree, the coherent grid and incremental sweep-and-prune): the pairs whose fat
+//! boxes overlap, kept sorted by ids from frame to frame, from which each frame's exact pairs
+//! are filtered already sorted, so committing them needs no sort.
 
 use crate::events::PairEvents;
+use crate::fat_slots::MovedSlots;
 use crate::proxies::{overlaps, ProxyId};
-use cd_geom::{Aabb, Real, Vector};
+use cd_geom::{Aabb, Real};
 
 /// Two proxies whose fat boxes overlap: their ids (`a < b`, the sort key) and the slots that
 /// hold them.
@@ -46,69 +47,6 @@ pub(crate) fn commit_overlapping<T: Real, const D: usize>(
     }
     out.truncate(kept);
     events.commit_sorted();
-}
-
-/// The fat box of `b`: grown on every side by `margin` times its largest extent and stretched
-/// by twice `displacement` (its last motion, so a box moving steadily leaves its fat box less
-/// often), the stretch capped at that extent on each axis: a teleport is not a velocity, and a
-/// box stretched across the world would be a candidate of everything on its way. The tight
-/// box itself if fattening would leave the coordinate range.
-pub(crate) fn fatten<T: Real, const D: usize>(
-    b: &Aabb<T, D>,
-    margin: T,
-    displacement: &Vector<T, D>,
-) -> Aabb<T, D> {
-    let extent = (b.max() - b.min()).amax();
-    let m = extent * margin;
-    let mut lo = b.min().coords - Vector::repeat(m);
-    let mut hi = b.max().coords + Vector::repeat(m);
-    for a in 0..D {
-        let d = (displacement[a] * T::lit(2.0)).max(-extent).min(extent);
-        if d < T::zero() {
-            lo[a] += d;
-        } else {
-            hi[a] += d;
-        }
-    }
-    Aabb::new(lo.into(), hi.into()).unwrap_or(*b)
-}
-
-/// The slots whose candidates must be found again at the next frame (moved out of their fat
-/// box, inserted or removed), each listed once.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct MovedSlots {
-    list: Vec<u32>,
-    flag: Vec<bool>,
-}
-
-impl MovedSlots {
-    /// Room for one more slot (unmarked).
-    pub(crate) fn grow(&mut self) {
-        self.flag.push(false);
-    }
-    /// Marks `slot` (once).
-    pub(crate) fn mark(&mut self, slot: u32) {
-        if !self.flag[slot as usize] {
-            self.flag[slot as usize] = true;
-            self.list.push(slot);
-        }
-    }
-    /// Is `slot` marked?
-    #[inline(always)]
-    pub(crate) fn contains(&self, slot: u32) -> bool {
-        self.flag[slot as usize]
-    }
-    /// The marked slots.
-    pub(crate) fn list(&self) -> &[u32] {
-        &self.list
-    }
-    /// Unmarks every slot.
-    pub(crate) fn clear(&mut self) {
-        for &s in &self.list {
-            self.flag[s as usize] = false;
-        }
-        self.list.clear();
-    }
 }
 
 /// The candidates of a strategy that keeps fat boxes, sorted by ids, with the scratch lists

@@ -1,5 +1,6 @@
-//! Coherent hashed grid: a spatial hash of fat boxes kept from frame to frame, so a frame only
-//! touches the boxes that left their margins.
+//! Coherent grid: a uniform grid of fat boxes kept from frame to frame (an array of cells over
+//! the scene, hashed cells beyond it), so a frame only touches the boxes that left their
+//! margins.
 
 use crate::candidates::{commit_overlapping, Candidate, CandidateList};
 use crate::cell_store::CellStore;
@@ -45,13 +46,14 @@ enum Place<const D: usize> {
     Oversized,
 }
 
-/// A hashed uniform grid of fat boxes, kept from frame to frame (temporal coherence, like the
+/// A uniform grid of fat boxes, kept from frame to frame (temporal coherence, like the
 /// incremental sweep-and-prune and the dynamic tree, with the grid's O(1) neighbourhoods).
 ///
 /// * Each proxy's box is grown by a margin (50 % of its largest extent by default: a move
 ///   between cells costs far more than confirming one more candidate) and stretched along its
-///   last displacement; while the box stays inside that fat box nothing is done but storing it. A box that leaves it gets a new fat box and moves between cells, only the
-///   cells it leaves or enters being touched.
+///   last displacement; while the box stays inside that fat box nothing is done but storing
+///   it. A box that leaves it gets a new fat box and moves between cells, only the cells it
+///   leaves or enters being touched.
 /// * The candidates (pairs whose fat boxes overlap) are kept sorted by ids; a frame drops the
 ///   moved boxes' candidates and finds theirs again from the cells they cover (a pair sharing
 ///   several cells is found only in the cell holding the lower corner of the two fat boxes'
@@ -80,18 +82,18 @@ pub struct CoherentGrid<T: Real, const D: usize> {
     cells: CellStore<D>,
     oversized: Vec<u32>,
     /// The oversized count that triggers a rebuild no matter the threshold above: twice what a
-    /// rebuild left oversized (boxes of infinite extent stay so), so rebuilds cannot repeat
-    /// every frame.
+    /// rebuild left oversized (the largest boxes of a layout may stay so), so rebuilds cannot
+    /// repeat every frame.
     rebuild_above: usize,
     /// The sum of the live fat boxes' largest extents (finite ones), kept as boxes come, go and
     /// change: their mean says when the cells have become too large for the boxes.
     extent_sum: f64,
-    /// Frames found so far (wrapping): picks which slots' fat boxes are checked for looseness.
-    frame: u32,
     /// The mean extent below which the grid is laid out again with smaller cells: an eighth of
     /// the cell edge at the last layout (or half the mean then, when the cells were already that
     /// much larger, a scene of mixed sizes).
     shrink_below: f64,
+    /// Frames found so far (wrapping): picks which slots' fat boxes are checked for looseness.
+    frame: u32,
     /// Cell edge and its inverse; zero until the first frame with boxes.
     cell: T,
     inv_cell: T,
@@ -122,8 +124,8 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
             oversized: Vec::new(),
             rebuild_above: 0,
             extent_sum: 0.0,
-            frame: 0,
             shrink_below: 0.0,
+            frame: 0,
             cell: T::zero(),
             inv_cell: T::zero(),
             candidates: CandidateList::default(),
@@ -204,28 +206,23 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     /// The cell edge for the fat boxes of `slots`: the largest extent once the largest
     /// [`OVERSIZED_SHARE`] of them are left out (they go to the oversized list, too few to
     /// trigger a rebuild), so that a handful of huge boxes cannot make every cell huge; 1 when
-    /// no extent is positive and finite.
+    /// no extent is positive.
     fn cell_edge(&self, slots: &[u32]) -> T {
-        let mut extents: Vec<T> = slots
-            .iter()
-            .map(|&s| (self.slots.fat[s as usize].max() - self.slots.fat[s as usize].min()).amax())
-            .filter(|e| e.is_finite())
-            .collect();
+        let mut extents: Vec<f64> = slots.iter().map(|&s| self.extent(s)).collect();
         if extents.is_empty() {
             return T::one();
         }
         let rank = extents.len() - 1 - extents.len() / OVERSIZED_SHARE;
-        let (_, edge, _) = extents
-            .select_nth_unstable_by(rank, |a, b| a.partial_cmp(b).unwrap_or(core::cmp::Ordering::Equal));
-        if *edge > T::zero() {
-            *edge
+        let (_, edge, _) = extents.select_nth_unstable_by(rank, f64::total_cmp);
+        if *edge > 0.0 {
+            T::lit(*edge)
         } else {
             T::one()
         }
     }
 
-    /// The largest extent of slot `s`'s fat box, 0 when not finite (as [`Self::extent_sum`]
-    /// counts it).
+    /// The largest extent of slot `s`'s fat box (0 if it were not finite, which the coordinate
+    /// limits rule out).
     fn extent(&self, s: u32) -> f64 {
         let b = &self.slots.fat[s as usize];
         let e = (b.max() - b.min()).amax().to_f64();
@@ -399,9 +396,10 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
             self.slots.pending = pending;
             self.slots.pending.clear();
         }
-        let threshold =
-            MIN_OVERSIZED_REBUILD.max(self.slots.slot_of.len() / OVERSIZED_FRACTION).max(self.rebuild_above);
+        // Laid out again when the boxes outgrew the cells (many oversized) or shrank well
+        // below them.
         let n = self.slots.len();
+        let threshold = MIN_OVERSIZED_REBUILD.max(n / OVERSIZED_FRACTION).max(self.rebuild_above);
         let shrunk = n >= MIN_SHRINK_RELAYOUT && self.extent_sum / (n as f64) < self.shrink_below;
         if self.oversized.len() >= threshold || shrunk {
             self.rebuild();

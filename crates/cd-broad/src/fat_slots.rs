@@ -3,7 +3,6 @@
 //! removal, with the id → slot table, the slots inserted since the last frame and the slots
 //! whose candidates must be found again.
 
-use crate::candidates::{fatten, MovedSlots};
 use crate::id_hash::SlotTable;
 use crate::proxies::{BroadPhaseError, ProxyId};
 use cd_geom::{Aabb, Real, Vector};
@@ -100,5 +99,68 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
     /// Is `slot` in use (holding a live proxy)?
     pub(crate) fn is_live(&self, slot: usize) -> bool {
         self.slot_of.get(self.ids[slot]) == Some(slot as u32)
+    }
+}
+
+/// The fat box of `b`: grown on every side by `margin` times its largest extent and stretched
+/// by twice `displacement` (its last motion, so a box moving steadily leaves its fat box less
+/// often), the stretch capped at that extent on each axis: a teleport is not a velocity, and a
+/// box stretched across the world would be a candidate of everything on its way. The tight
+/// box itself if fattening would leave the coordinate range.
+pub(crate) fn fatten<T: Real, const D: usize>(
+    b: &Aabb<T, D>,
+    margin: T,
+    displacement: &Vector<T, D>,
+) -> Aabb<T, D> {
+    let extent = (b.max() - b.min()).amax();
+    let m = extent * margin;
+    let mut lo = b.min().coords - Vector::repeat(m);
+    let mut hi = b.max().coords + Vector::repeat(m);
+    for a in 0..D {
+        let d = (displacement[a] * T::lit(2.0)).max(-extent).min(extent);
+        if d < T::zero() {
+            lo[a] += d;
+        } else {
+            hi[a] += d;
+        }
+    }
+    Aabb::new(lo.into(), hi.into()).unwrap_or(*b)
+}
+
+/// The slots whose candidates must be found again at the next frame (moved out of their fat
+/// box, inserted or removed), each listed once.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MovedSlots {
+    list: Vec<u32>,
+    flag: Vec<bool>,
+}
+
+impl MovedSlots {
+    /// Room for one more slot (unmarked).
+    pub(crate) fn grow(&mut self) {
+        self.flag.push(false);
+    }
+    /// Marks `slot` (once).
+    pub(crate) fn mark(&mut self, slot: u32) {
+        if !self.flag[slot as usize] {
+            self.flag[slot as usize] = true;
+            self.list.push(slot);
+        }
+    }
+    /// Is `slot` marked?
+    #[inline(always)]
+    pub(crate) fn contains(&self, slot: u32) -> bool {
+        self.flag[slot as usize]
+    }
+    /// The marked slots.
+    pub(crate) fn list(&self) -> &[u32] {
+        &self.list
+    }
+    /// Unmarks every slot.
+    pub(crate) fn clear(&mut self) {
+        for &s in &self.list {
+            self.flag[s as usize] = false;
+        }
+        self.list.clear();
     }
 }
