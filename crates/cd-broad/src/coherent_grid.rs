@@ -143,15 +143,12 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     #[inline(always)]
     fn cell_of(&self, x: T) -> i32 {
         // Floor without libm's `floor` (a call on baseline x86-64): truncate, then step down
-        // below zero. The cast saturates, so coordinates beyond ±2³¹ cells are clamped, which
-        // keeps the map monotone; infinities clamp too.
+        // below zero, without a branch (its outcome follows the coordinate's sign). The cast
+        // saturates, so coordinates beyond ±2³¹ cells are clamped, which keeps the map
+        // monotone; infinities clamp too.
         let q = (x * self.inv_cell).to_f64();
         let t = q as i32;
-        if (t as f64) > q {
-            t.saturating_sub(1)
-        } else {
-            t
-        }
+        t.saturating_sub(((t as f64) > q) as i32)
     }
 
     /// Where the fat box `b` belongs: its cell range, or the oversized list.
