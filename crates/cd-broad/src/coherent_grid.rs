@@ -9,7 +9,7 @@ use crate::events::PairEvents;
 use crate::fat_slots::FatSlots;
 use crate::proxies::{overlaps, ray_scan, BroadPhaseError, ProxyId};
 use crate::BroadPhase;
-use cd_geom::{Aabb, BoundingVolume, Ray, Real};
+use cd_geom::{Aabb, Ray, Real};
 
 /// A box covering more cells than this is kept out of the cells, in the oversized list that
 /// every moved box is tested against (a few huge boxes must not fill millions of cells).
@@ -66,7 +66,7 @@ enum Place<const D: usize> {
 ///   outside any bounds. A box covering more than 64 cells (one that grew a lot, or is huge)
 ///   goes to an oversized list tested against every moved box; when many are (1/16 of the
 ///   boxes) the grid is laid out again for the boxes it now holds. Boxes that shrink get
-///   tighter fat boxes (each slot's looseness is checked once every 16 frames), and once
+///   tighter fat boxes (within 16 frames), and once
 ///   their mean extent falls below an eighth of the cell edge the grid is laid out again with
 ///   smaller cells.
 ///
@@ -92,8 +92,6 @@ pub struct CoherentGrid<T: Real, const D: usize> {
     /// the cell edge at the last layout (or half the mean then, when the cells were already that
     /// much larger, a scene of mixed sizes).
     shrink_below: f64,
-    /// Frames found so far (wrapping): picks which slots' fat boxes are checked for looseness.
-    frame: u32,
     /// Cell edge and its inverse; zero until the first frame with boxes.
     cell: T,
     inv_cell: T,
@@ -125,7 +123,6 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
             rebuild_above: 0,
             extent_sum: 0.0,
             shrink_below: 0.0,
-            frame: 0,
             cell: T::zero(),
             inv_cell: T::zero(),
             candidates: CandidateList::default(),
@@ -341,18 +338,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slots.slot(id)?;
         let s = slot as usize;
-        let fat = &self.slots.fat[s];
-        // A box that shrank well inside its fat box gets a new one too: a loose fat box is a
-        // candidate of everything around it, and the cells follow the fat boxes' sizes. A
-        // fattening makes the largest extent at most (2 + 2·margin) times the box's (margin on
-        // both sides, the stretch capped at the extent); twice that is loose. Checked for one
-        // slot in 16 each frame (a tenth of the update's time when checked every time), so a
-        // shrunk box is caught within 16 frames.
-        let loose = || {
-            let factor = T::lit(4.0) * (T::one() + self.slots.margin);
-            (fat.max() - fat.min()).amax() > factor * (aabb.max() - aabb.min()).amax()
-        };
-        if fat.contains(&aabb) && ((slot ^ self.frame) & 15 != 0 || !loose()) {
+        if self.slots.fat_fits(slot, &aabb) {
             self.slots.tight[s] = aabb;
             return Ok(()); // inside its fat box: cells and candidates stay valid
         }
@@ -379,7 +365,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     }
 
     fn find_pairs(&mut self) {
-        self.frame = self.frame.wrapping_add(1);
+        self.slots.next_frame();
         if !self.slots.pending.is_empty() {
             let pending = core::mem::take(&mut self.slots.pending);
             if self.cell == T::zero() {

@@ -59,9 +59,9 @@ impl<T: Real> Ord for Sibling<T> {
 /// * Insertion picks the sibling minimizing the total surface area added to the tree, by
 ///   branch-and-bound over a priority queue of lower bounds (the cost the new leaf adds to every
 ///   ancestor is known before descending); AVL-style rotations keep the height logarithmic.
-/// * A proxy whose new box leaves its fat box is removed and re-inserted; only those moved
-///   leaves are queried against the tree for new candidate pairs, so a frame costs
-///   O(m log n + candidates) for m moved proxies.
+/// * A proxy whose new box leaves its fat box (or shrinks well inside it) is removed and
+///   re-inserted; only those moved leaves are queried against the tree for new candidate
+///   pairs, so a frame costs O(m log n + candidates) for m moved proxies.
 /// * The reported pairs are exact: candidates (fat boxes overlapping) are confirmed on the tight
 ///   boxes.
 #[derive(Clone, Debug)]
@@ -475,7 +475,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         let slot = self.slots.slot(id)?;
         let old = self.slots.tight[slot as usize];
         self.slots.tight[slot as usize] = aabb;
-        if self.slots.fat[slot as usize].contains(&aabb) {
+        if self.slots.fat_fits(slot, &aabb) {
             return Ok(()); // still inside its fat box: the tree and candidates stay valid
         }
         if self.leaf[slot as usize] == NONE {
@@ -505,6 +505,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     }
 
     fn find_pairs(&mut self) {
+        self.slots.next_frame();
         // Newcomers enter the tree: one by one, or all at once by a rebuild when they are at
         // least as many as the leaves already in (the first frame, a level load).
         if !self.slots.pending.is_empty() {

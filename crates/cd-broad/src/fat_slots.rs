@@ -5,7 +5,7 @@
 
 use crate::id_hash::SlotTable;
 use crate::proxies::{BroadPhaseError, ProxyId};
-use cd_geom::{Aabb, Real, Vector};
+use cd_geom::{Aabb, BoundingVolume, Real, Vector};
 
 /// Slots of proxies with fat boxes. A strategy keeps its own per-slot data (a tree leaf, a
 /// grid place) beside it, grown when [`FatSlots::insert`] says a slot is new.
@@ -23,6 +23,8 @@ pub(crate) struct FatSlots<T: Real, const D: usize> {
     pub(crate) moved: MovedSlots,
     /// Fraction of a box's largest extent it is grown by (≥ 0).
     pub(crate) margin: T,
+    /// Frames found so far (wrapping): picks which slots' fat boxes are checked for looseness.
+    frame: u32,
 }
 
 impl<T: Real, const D: usize> FatSlots<T, D> {
@@ -37,7 +39,30 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
             pending: Vec::new(),
             moved: MovedSlots::default(),
             margin: if margin > T::zero() { margin } else { T::zero() },
+            frame: 0,
         }
+    }
+
+    /// Counts a frame (the strategy's `find_pairs`).
+    pub(crate) fn next_frame(&mut self) {
+        self.frame = self.frame.wrapping_add(1);
+    }
+
+    /// Does slot `slot`'s fat box still serve its new box `aabb`: contain it, and not be loose
+    /// around it? A box that shrank well inside its fat box needs a new one too: a loose fat box
+    /// is a candidate of everything around it. A fattening makes the largest extent at most
+    /// (2 + 2·margin) times the box's (margin on both sides, the stretch capped at the extent);
+    /// twice that is loose. Looseness is checked for one slot in 16 each frame (checking it at
+    /// every update cost the coherent grid a tenth of its frame), so a shrunk box is caught
+    /// within 16 frames.
+    #[inline]
+    pub(crate) fn fat_fits(&self, slot: u32, aabb: &Aabb<T, D>) -> bool {
+        let fat = &self.fat[slot as usize];
+        let loose = || {
+            let factor = T::lit(4.0) * (T::one() + self.margin);
+            (fat.max() - fat.min()).amax() > factor * (aabb.max() - aabb.min()).amax()
+        };
+        fat.contains(aabb) && ((slot ^ self.frame) & 15 != 0 || !loose())
     }
 
     /// The fat box of `b` after a motion of `displacement` ([`fatten`] with this margin).
@@ -162,5 +187,39 @@ impl MovedSlots {
             self.flag[s as usize] = false;
         }
         self.list.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cd_geom::Point;
+
+    fn cube(h: f64) -> Aabb<f64, 3> {
+        Aabb::new(Point::from([-h; 3]), Point::from([h; 3])).unwrap()
+    }
+
+    /// A fat box keeps serving a box that moves inside it at the same size; a box that shrank
+    /// a hundredfold is refused within 16 frames, one that left it at once.
+    #[test]
+    fn fat_boxes_fit_until_left_or_loose() {
+        let mut slots = FatSlots::<f64, 3>::new(0.5);
+        let (slot, new) = slots.insert(7, cube(1.0)).unwrap();
+        assert!(new && slots.fat[slot as usize] == cube(2.0)); // grown by half the extent (2)
+        assert!(slots.insert(7, cube(1.0)).is_err());
+        let mut caught = None;
+        for frame in 0..16 {
+            assert!(slots.fat_fits(slot, &cube(1.2)), "same size, inside: always fits");
+            assert!(!slots.fat_fits(slot, &cube(2.1)), "outside: never fits");
+            if caught.is_none() && !slots.fat_fits(slot, &cube(0.01)) {
+                caught = Some(frame);
+            }
+            slots.next_frame();
+        }
+        assert!(caught.is_some(), "a shrunk box is refused within 16 frames");
+        assert_eq!(slots.remove(7), Ok(slot));
+        assert_eq!(slots.remove(7), Err(BroadPhaseError::UnknownId(7)));
+        let (again, new) = slots.insert(8, cube(1.0)).unwrap();
+        assert!(again == slot && !new, "a freed slot is reused");
     }
 }
