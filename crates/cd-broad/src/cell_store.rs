@@ -115,16 +115,16 @@ impl<const D: usize> CellStore<D> {
 
     /// Takes `slot` out of cell `c`.
     pub(crate) fn leave(&mut self, c: &[i32; D], slot: u32) {
-        let members = match self.dense_index(c) {
-            Some(i) => &mut self.dense[i],
+        let (members, hashed) = match self.dense_index(c) {
+            Some(i) => (&mut self.dense[i], false),
             None => match self.sparse.get_mut(&CellKey(*c)) {
-                Some(m) => m,
+                Some(m) => (m, true),
                 None => return,
             },
         };
         if let Some(at) = members.iter().position(|&m| m == slot) {
             members.swap_remove(at);
-            if members.is_empty() && self.dense_index(c).is_none() {
+            if hashed && members.is_empty() {
                 self.occupied -= 1;
             }
         }

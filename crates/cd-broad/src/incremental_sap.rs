@@ -3,6 +3,7 @@
 
 use crate::candidates::{commit_overlapping, Candidate};
 use crate::events::PairEvents;
+use crate::fat_slots::fatten;
 use crate::id_hash::{IdSet, SlotTable};
 use crate::proxies::{overlaps, pair, ray_scan, BroadPhaseError, ProxyId};
 use crate::{BroadPhase, Pair};
@@ -169,12 +170,7 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
     /// The fat box of `b`: grown on every side by the margin (the box itself if growing it
     /// would leave the coordinate range).
     fn fatten(&self, b: &Aabb<T, D>) -> Aabb<T, D> {
-        if self.margin == T::zero() {
-            return *b;
-        }
-        let m = (b.max() - b.min()).amax() * self.margin;
-        let grow = cd_geom::Vector::<T, D>::repeat(m);
-        Aabb::new(b.min() - grow, b.max() + grow).unwrap_or(*b)
+        fatten(b, self.margin, &cd_geom::Vector::zeros())
     }
 
     fn all_axes(&self) -> bool {

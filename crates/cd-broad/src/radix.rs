@@ -27,16 +27,19 @@ fn unsortable(k: u64) -> f64 {
 /// Sorts `items` by key, ascending; equal keys keep their order (stable). The keys are widened
 /// to `f64` (exact for `f32` and `f64`) and sorted as 64-bit integers, eight bits per pass; a
 /// pass whose digit is the same for every key (the low mantissa bits of widened `f32`s, the
-/// exponent bits of keys in a narrow range) is skipped. `scratch` is reused between calls.
-pub(crate) fn sort_by_key<T: Real>(items: &mut [(T, u32)], scratch: &mut Vec<(u64, u32)>) {
+/// exponent bits of keys in a narrow range) is skipped. `buffers` are reused between calls
+/// (no allocation per frame once they have grown).
+pub(crate) fn sort_by_key<T: Real>(items: &mut [(T, u32)], buffers: &mut [Vec<(u64, u32)>; 2]) {
     let n = items.len();
     if n < RADIX_MIN {
         items.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(core::cmp::Ordering::Equal));
         return;
     }
-    let mut keys: Vec<(u64, u32)> = items.iter().map(|&(x, i)| (sortable(x.to_f64()), i)).collect();
+    let [keys, scratch] = buffers;
+    keys.clear();
+    keys.extend(items.iter().map(|&(x, i)| (sortable(x.to_f64()), i)));
     let mut counts = [[0usize; 256]; 8];
-    for &(k, _) in &keys {
+    for &(k, _) in keys.iter() {
         for (digit, count) in counts.iter_mut().enumerate() {
             count[((k >> (8 * digit)) & 0xff) as usize] += 1;
         }
@@ -53,14 +56,14 @@ pub(crate) fn sort_by_key<T: Real>(items: &mut [(T, u32)], scratch: &mut Vec<(u6
             *s = sum;
             sum += c;
         }
-        for &(k, i) in &keys {
+        for &(k, i) in keys.iter() {
             let d = ((k >> (8 * digit)) & 0xff) as usize;
             scratch[start[d]] = (k, i);
             start[d] += 1;
         }
-        core::mem::swap(&mut keys, scratch);
+        core::mem::swap(keys, scratch);
     }
-    for (item, &(k, i)) in items.iter_mut().zip(&keys) {
+    for (item, &(k, i)) in items.iter_mut().zip(keys.iter()) {
         *item = (T::lit(unsortable(k)), i);
     }
 }
@@ -106,12 +109,12 @@ mod tests {
             };
             let items: Vec<(f64, u32)> = raw.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect();
             let mut sorted = items.clone();
-            sort_by_key(&mut sorted, &mut Vec::new());
+            sort_by_key(&mut sorted, &mut Default::default());
             check(items, &sorted);
             let items32: Vec<(f32, u32)> =
                 raw.iter().enumerate().map(|(i, &x)| ((x as f32).clamp(-1e9, 1e9), i as u32)).collect();
             let mut sorted32 = items32.clone();
-            sort_by_key(&mut sorted32, &mut Vec::new());
+            sort_by_key(&mut sorted32, &mut Default::default());
             let widen = |v: &[(f32, u32)]| v.iter().map(|&(x, i)| (x as f64, i)).collect::<Vec<_>>();
             check(widen(&items32), &widen(&sorted32));
         }

@@ -18,7 +18,7 @@ pub type SortAndSweep<T, const D: usize> = Strategy<SweepOneAxis<T>, T, D>;
 #[derive(Clone, Debug, Default)]
 pub struct SweepOneAxis<T> {
     order: Vec<(T, u32)>,
-    scratch: Vec<(u64, u32)>,
+    radix: [Vec<(u64, u32)>; 2],
 }
 
 /// The axis along which the box centres vary most.
@@ -43,7 +43,7 @@ impl<T: Real, const D: usize> PairFinder<T, D> for SweepOneAxis<T> {
         let axis = widest_axis(boxes);
         self.order.clear();
         self.order.extend(boxes.iter().enumerate().map(|(i, b)| (b.min()[axis], i as u32)));
-        radix::sort_by_key(&mut self.order, &mut self.scratch);
+        radix::sort_by_key(&mut self.order, &mut self.radix);
         for (k, &(_, i)) in self.order.iter().enumerate() {
             let bi = &boxes[i as usize];
             let end = bi.max()[axis];
