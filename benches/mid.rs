@@ -16,8 +16,8 @@
 //! Before timing, each group checks that both libraries agree (hits, parameters, booleans) and
 //! prints any disagreement.
 
-use cd_benches::{parry_pose, subdivided_bunny, Rng, BATCH};
-use cd_geom::{ray_triangle_watertight, Aabb, Obb, Ray};
+use cd_benches::{mesh_rays, parry_pose, subdivided_bunny, BATCH};
+use cd_geom::{Aabb, Obb, Ray, WatertightRay};
 use cd_mid::query::Front;
 use cd_mid::{
     BuildConfig, Builder, Bvh, DopUpdate, KdopTree, MeshBvh, Motion, QueryWorkspace, SatLiteObb, SplitRule,
@@ -110,20 +110,6 @@ fn build(c: &mut Criterion) {
     }
 }
 
-/// `count` rays from a sphere around the mesh aimed at random points of its box.
-fn rays(mesh: &TriMesh<f32>, count: usize, seed: u64) -> Vec<Ray<f32, 3>> {
-    let bb = Aabb::from_points(mesh.vertices()).expect("valid");
-    let (c, r) = (bb.center(), bb.half_extents().norm());
-    let mut rng = Rng::new(seed);
-    (0..count)
-        .map(|_| {
-            let o = c + rng.vector(1.0).normalize() * r * 2.0;
-            let target = c + bb.half_extents().component_mul(&rng.vector(1.0));
-            Ray::new(o, target - o).expect("valid")
-        })
-        .collect()
-}
-
 /// Sum of the closest-hit parameters of `rays` through an explicit wide hierarchy.
 fn wide_rays<const W: usize>(
     wide: &WideBvh<f32, W>,
@@ -133,7 +119,8 @@ fn wide_rays<const W: usize>(
 ) -> f32 {
     let mut n = 0.0f32;
     for r in rays {
-        let leaf = |tri: u32, _| ray_triangle_watertight(r, &mesh.triangle(tri as usize)).map(|h| h.t);
+        let prepared = WatertightRay::new(r);
+        let leaf = |tri: u32, _| prepared.hit(&mesh.triangle(tri as usize)).map(|h| h.t);
         n += wide.ray_closest(r, ws, leaf).map_or(0.0, |h| h.1);
     }
     n
@@ -143,7 +130,7 @@ fn ray_cast(c: &mut Criterion) {
     for (name, mesh) in meshes().into_iter().take(2) {
         let cd = CdMesh::new(mesh.clone()).expect("builds");
         let pm = parry_mesh(&mesh);
-        let rays = rays(&mesh, BATCH, 11);
+        let rays = mesh_rays(&mesh, BATCH, 11);
         let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
         let mut ws = QueryWorkspace::new();
         // Cross-check: same hits, same parameters up to f32 rounding.
@@ -198,7 +185,7 @@ fn ray_cast(c: &mut Criterion) {
     for (name, mesh) in meshes() {
         let cd = CdMesh::new(mesh.clone()).expect("builds");
         let pm = parry_mesh(&mesh);
-        let rays = rays(&mesh, RAY_BATCH, 29);
+        let rays = mesh_rays(&mesh, RAY_BATCH, 29);
         let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
         let mut ws = QueryWorkspace::new();
         let hits = rays.iter().filter(|r| cd.cast_ray(r, &mut ws).is_some()).count();

@@ -100,6 +100,21 @@ pub fn subdivided_bunny(levels: u32) -> cd_mid::TriMesh<f32> {
     cd_mid::TriMesh::new(verts, tris).expect("subdivision keeps the mesh valid")
 }
 
+/// `count` rays from a sphere around the mesh (twice its box's half-diagonal from the box's
+/// centre) aimed at random points of its box: the ray batches of the mid-phase benchmarks.
+pub fn mesh_rays(mesh: &cd_mid::TriMesh<f32>, count: usize, seed: u64) -> Vec<cd_geom::Ray<f32, 3>> {
+    let bb = cd_geom::Aabb::from_points(mesh.vertices()).expect("valid");
+    let (c, r) = (bb.center(), bb.half_extents().norm());
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let o = c + rng.vector(1.0).normalize() * r * 2.0;
+            let target = c + bb.half_extents().component_mul(&rng.vector(1.0));
+            cd_geom::Ray::new(o, target - o).expect("valid")
+        })
+        .collect()
+}
+
 /// `n` points uniformly in a ball of radius 10 (deterministic), the shape of a scanned object's
 /// interior: most points are interior, the hull is a small fraction.
 pub fn ball_cloud(n: usize, seed: u64) -> Vec<Point3<f32>> {

@@ -12,8 +12,8 @@ use crate::query::{self, Front, QueryWorkspace, Refinement, TimeCriticalResult};
 use crate::volume::HierarchyVolume;
 use crate::wide::WideBvh;
 use cd_geom::{
-    closest_point_on_triangle, closest_points_triangle_triangle, ray_triangle_watertight, triangle_aabb,
-    triangle_triangle, Aabb, Frustum, Point, Ray, Real, Triangle,
+    closest_point_on_triangle, closest_points_triangle_triangle, triangle_aabb, triangle_triangle, Aabb,
+    Frustum, Point, Ray, Real, Triangle, WatertightRay,
 };
 
 /// A ray's hit on a mesh.
@@ -129,8 +129,9 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         ray: &'a Ray<T, 3>,
         best: &'a mut Option<MeshRayHit<T>>,
     ) -> impl FnMut(u32, T) -> Option<T> + 'a {
+        let prepared = WatertightRay::new(ray);
         move |tri, limit| {
-            let h = ray_triangle_watertight(ray, self.tri(tri))?;
+            let h = prepared.hit(self.tri(tri))?;
             if h.t <= limit && best.is_none_or(|b| h.t < b.t) {
                 *best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             }
@@ -141,18 +142,17 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     /// Does `ray` hit the mesh within its `max_t`? Stops at the first hit found.
     pub fn ray_hits(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> bool {
         let (nodes, order) = self.tree();
-        query::ray_any(nodes, order, ray, ws, |tri, _| {
-            ray_triangle_watertight(ray, self.tri(tri)).map(|h| h.t)
-        })
-        .is_some()
+        let prepared = WatertightRay::new(ray);
+        query::ray_any(nodes, order, ray, ws, |tri, _| prepared.hit(self.tri(tri)).map(|h| h.t)).is_some()
     }
 
     /// Every hit of `ray` within its `max_t`, nearest first.
     pub fn cast_ray_all(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Vec<MeshRayHit<T>> {
         let (nodes, order) = self.tree();
         let mut hits = Vec::new();
+        let prepared = WatertightRay::new(ray);
         query::ray_all(nodes, order, ray, ws, |tri, limit| {
-            let h = ray_triangle_watertight(ray, self.tri(tri)).filter(|h| h.t <= limit)?;
+            let h = prepared.hit(self.tri(tri)).filter(|h| h.t <= limit)?;
             hits.push(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             Some(h.t)
         });
