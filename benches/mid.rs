@@ -7,7 +7,8 @@
 //! - `mid_ray_<n>`: 1024 closest-hit rays per iteration, cd `MeshBvh::cast_ray` (its 8-wide
 //!   copy of the tree), the binary traversal and explicit 4-/8-wide `WideBvh`s vs parry
 //!   `TriMesh::cast_local_ray`; `mid_ray_100k_rays_<n>`: 10⁵ rays per iteration on every mesh,
-//!   `cast_ray` vs parry.
+//!   `cast_ray` vs parry; `mid_ray_any_<n>`: the same 1024 rays as any-hit (shadow) queries, cd
+//!   `MeshBvh::ray_hits` (8-wide) and the binary traversal vs parry `intersects_local_ray`.
 //! - `mid_mesh_<overlap>`: bunny vs a moved and rotated bunny, boolean (cd `first_overlap` vs
 //!   parry `intersection_test`), and cd's full pair list alone (`all_pairs_cd`, no parry
 //!   counterpart, so no ratio).
@@ -177,6 +178,37 @@ fn ray_cast(c: &mut Criterion) {
                 }
                 black_box(n)
             })
+        });
+        g.finish();
+        // Any hit (shadow rays): cd's `ray_hits` (the 8-wide tree), the same query over the
+        // binary tree, and parry's `intersects_local_ray`; both libraries must agree on every
+        // ray first.
+        let shadow_disagree = rays
+            .iter()
+            .zip(&prays)
+            .filter(|(r, pr)| cd.ray_hits(r, &mut ws) != pm.intersects_local_ray(pr, f32::MAX))
+            .count();
+        println!("mid_ray_any_{name}: {shadow_disagree} disagreements with parry");
+        let mut g = c.benchmark_group(format!("mid_ray_any_{name}"));
+        g.bench_function("cd", |b| {
+            b.iter(|| black_box(rays.iter().filter(|r| cd.ray_hits(r, &mut ws)).count()))
+        });
+        g.bench_function("cd_binary", |b| {
+            b.iter(|| {
+                let (nodes, order) = (cd.bvh().nodes(), cd.bvh().primitive_order());
+                black_box(
+                    rays.iter()
+                        .filter(|r| {
+                            let prepared = WatertightRay::new(r);
+                            let leaf = |tri: u32, _| prepared.hit(&mesh.triangle(tri as usize)).map(|h| h.t);
+                            cd_mid::query::ray_any(nodes, order, r, &mut ws, leaf).is_some()
+                        })
+                        .count(),
+                )
+            })
+        });
+        g.bench_function("parry", |b| {
+            b.iter(|| black_box(prays.iter().filter(|r| pm.intersects_local_ray(r, f32::MAX)).count()))
         });
         g.finish();
     }

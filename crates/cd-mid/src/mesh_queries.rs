@@ -139,19 +139,19 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         }
     }
 
-    /// Does `ray` hit the mesh within its `max_t`? Stops at the first hit found.
+    /// Does `ray` hit the mesh within its `max_t`? Stops at the first hit found; traverses the
+    /// 8-wide copy of the tree.
     pub fn ray_hits(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> bool {
-        let (nodes, order) = self.tree();
         let prepared = WatertightRay::new(ray);
-        query::ray_any(nodes, order, ray, ws, |tri, _| prepared.hit(self.tri(tri)).map(|h| h.t)).is_some()
+        self.wide.ray_any(ray, ws, |tri, _| prepared.hit(self.tri(tri)).map(|h| h.t)).is_some()
     }
 
-    /// Every hit of `ray` within its `max_t`, nearest first.
+    /// Every hit of `ray` within its `max_t`, nearest first; traverses the 8-wide copy of the
+    /// tree.
     pub fn cast_ray_all(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Vec<MeshRayHit<T>> {
-        let (nodes, order) = self.tree();
         let mut hits = Vec::new();
         let prepared = WatertightRay::new(ray);
-        query::ray_all(nodes, order, ray, ws, |tri, limit| {
+        self.wide.ray_all(ray, ws, |tri, limit| {
             let h = prepared.hit(self.tri(tri)).filter(|h| h.t <= limit)?;
             hits.push(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             Some(h.t)

@@ -182,17 +182,74 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         mut leaf: impl FnMut(u32, T) -> Option<T>,
     ) -> Option<(u32, T)> {
         let mut best: Option<(u32, T)> = None;
+        self.walk(ray, ws, |p, limit| {
+            if let Some(t) = leaf(p, limit) {
+                if t <= limit && best.is_none_or(|(_, b)| t < b) {
+                    best = Some((p, t));
+                    return Visit::Limit(t);
+                }
+            }
+            Visit::Limit(limit)
+        });
+        best
+    }
+
+    /// Any hit within `ray.max_t()` (shadow rays): stops at the first primitive whose `leaf`
+    /// reports a hit, which need not be the closest. Same contract as
+    /// [`query::ray_any`](crate::query::ray_any).
+    pub fn ray_any(
+        &self,
+        ray: &Ray<T, 3>,
+        ws: &mut QueryWorkspace<T>,
+        mut leaf: impl FnMut(u32, T) -> Option<T>,
+    ) -> Option<(u32, T)> {
+        let mut found = None;
+        self.walk(ray, ws, |p, limit| match leaf(p, limit) {
+            Some(t) if t <= limit => {
+                found = Some((p, t));
+                Visit::Stop
+            }
+            _ => Visit::Limit(limit),
+        });
+        found
+    }
+
+    /// Every hit within `ray.max_t()`, sorted by parameter (then primitive index). Same
+    /// contract as [`query::ray_all`](crate::query::ray_all).
+    pub fn ray_all(
+        &self,
+        ray: &Ray<T, 3>,
+        ws: &mut QueryWorkspace<T>,
+        mut leaf: impl FnMut(u32, T) -> Option<T>,
+    ) -> Vec<(u32, T)> {
+        let mut hits = Vec::new();
+        self.walk(ray, ws, |p, limit| {
+            if let Some(t) = leaf(p, limit).filter(|t| *t <= limit) {
+                hits.push((p, t));
+            }
+            Visit::Limit(limit)
+        });
+        hits.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(core::cmp::Ordering::Equal).then(a.0.cmp(&b.0)));
+        hits
+    }
+
+    /// The ordered traversal the ray queries share: nodes nearest entry first, each node's
+    /// leaves visited at once nearest first, and every box entered beyond the current limit
+    /// skipped. `visit(primitive, limit)` returns the new limit (the closest hit lowers it)
+    /// or stops the walk.
+    #[inline(always)]
+    fn walk(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>, mut visit: impl FnMut(u32, T) -> Visit<T>) {
         let mut limit = ray.max_t();
+        // Visits a leaf's primitives; `true` when the walk is to stop.
         let mut visit_range = |start: u32, count: u32, limit: &mut T, ws: &mut QueryWorkspace<T>| {
             for &p in &self.order[start as usize..(start + count) as usize] {
                 ws.stats.primitive_tests += 1;
-                if let Some(t) = leaf(p, *limit) {
-                    if t <= *limit && best.is_none_or(|(_, b)| t < b) {
-                        best = Some((p, t));
-                        *limit = t;
-                    }
+                match visit(p, *limit) {
+                    Visit::Limit(l) => *limit = l,
+                    Visit::Stop => return true,
                 }
             }
+            false
         };
         // Box entries are compared with the best hit so far with a few ulps of slack: rounding
         // in the slab arithmetic can put a box's entry just past a hit that lies inside it.
@@ -202,14 +259,14 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             if crate::volume::VolumeRay::new(ray).enter_box(bv.min(), bv.max(), limit * slack).is_some() {
                 visit_range(0, *count, &mut limit, ws);
             }
-            return best;
+            return;
         }
         let lanes = RayLanes::new(ray);
         let mut stack = core::mem::take(&mut ws.nodes);
         stack.clear();
         stack.push((T::zero(), 0));
         let mut volume_tests = 0u64;
-        while let Some((entry, n)) = stack.pop() {
+        'walk: while let Some((entry, n)) = stack.pop() {
             if entry > limit * slack {
                 continue;
             }
@@ -232,8 +289,11 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             }
             // Leaves are visited at once, nearest first; interior children are pushed.
             for &(t, lane) in order[..k].iter().rev() {
-                if node.count[lane] & LEAF != 0 && t <= limit * slack {
-                    visit_range(node.index[lane], node.count[lane] & !LEAF, &mut limit, ws);
+                if node.count[lane] & LEAF != 0
+                    && t <= limit * slack
+                    && visit_range(node.index[lane], node.count[lane] & !LEAF, &mut limit, ws)
+                {
+                    break 'walk;
                 }
             }
             for &(t, lane) in order[..k].iter() {
@@ -244,8 +304,13 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         }
         ws.nodes = stack;
         ws.stats.volume_tests += volume_tests;
-        best
     }
+}
+
+/// What a leaf visit tells [`WideBvh::walk`]: go on with a (possibly lower) limit, or stop.
+enum Visit<T> {
+    Limit(T),
+    Stop,
 }
 
 /// A ray prepared for lane tests: origin, inverse direction, and the axes it runs parallel to

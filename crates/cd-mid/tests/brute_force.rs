@@ -481,6 +481,17 @@ fn wide_hierarchies_cast_rays_like_the_binary_one() {
             let leaf = |tri: u32, _| ray_triangle_watertight(ray, &bunny.triangle(tri as usize)).map(|h| h.t);
             assert_eq!(w4.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
             assert_eq!(w8.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
+            // Any hit: hits exactly when the closest-hit query does, with a real hit.
+            let any = w8.ray_any(ray, &mut ws, leaf);
+            assert_eq!(any.is_some(), expect.is_some(), "{:?}", config.builder);
+            if let Some((tri, t)) = any {
+                assert_eq!(leaf(tri, t), Some(t));
+            }
+            // All hits: the binary traversal's list (sorted the same way).
+            let (nodes, order) = (m.bvh().nodes(), m.bvh().primitive_order());
+            let all = cd_mid::query::ray_all(nodes, order, ray, &mut ws, leaf);
+            assert_eq!(w4.ray_all(ray, &mut ws, leaf), all, "{:?}", config.builder);
+            assert_eq!(w8.ray_all(ray, &mut ws, leaf), all, "{:?}", config.builder);
         }
     }
     // A fan of triangles around a vertex at the origin, and rays leaving the origin in every
@@ -529,6 +540,13 @@ fn wide_hierarchies_cast_rays_like_the_binary_one() {
     let ray = Ray::new(t.centroid() + Vector3::new(0.0, 0.0, 1.0), Vector3::new(0.0, 0.0, -1.0)).unwrap();
     let leaf = |tri: u32, _| ray_triangle_watertight(&ray, &one.triangle(tri as usize)).map(|h| h.t);
     assert_eq!(w.ray_closest(&ray, &mut ws, leaf).map(|h| h.0), Some(0));
+    assert_eq!(w.ray_any(&ray, &mut ws, leaf).map(|h| h.0), Some(0));
+    let all = w.ray_all(&ray, &mut ws, leaf);
+    assert!(all.len() == 1 && all[0].0 == 0 && (all[0].1 - 1.0).abs() < 1e-12, "{all:?}");
+    let away = Ray::new(*ray.origin(), Vector3::new(0.0, 0.0, 1.0)).unwrap();
+    let leaf = |tri: u32, _| ray_triangle_watertight(&away, &one.triangle(tri as usize)).map(|h| h.t);
+    assert_eq!(w.ray_any(&away, &mut ws, leaf), None);
+    assert!(w.ray_all(&away, &mut ws, leaf).is_empty());
 }
 
 #[test]

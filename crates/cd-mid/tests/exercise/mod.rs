@@ -59,6 +59,17 @@ pub fn run(v: &[f64]) {
             ),
             None => assert!(brute.is_infinite(), "{}: the ray missed a hit at {brute}", builder.name()),
         }
+        // Any hit and all hits (the 8-wide tree's other two walks): hit exactly when a
+        // triangle is hit, and list every hit triangle.
+        assert_eq!(bvh.ray_hits(&ray, &mut ws), brute.is_finite(), "{}: any hit", builder.name());
+        let all: Vec<u32> = bvh.cast_ray_all(&ray, &mut ws).iter().map(|h| h.triangle).collect();
+        let mut every: Vec<u32> = (0..tris.len() as u32)
+            .filter(|&i| ray_triangle_watertight(&ray, &tris[i as usize]).is_some())
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort_unstable();
+        every.sort_unstable();
+        assert_eq!(sorted, every, "{}: all hits", builder.name());
     }
 
     // The triangles meeting a box. `triangle_aabb` is conservative by a few ulps (it reports
