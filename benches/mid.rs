@@ -9,6 +9,10 @@
 //!   `TriMesh::cast_local_ray`; `mid_ray_100k_rays_<n>`: 10⁵ rays per iteration on every mesh,
 //!   `cast_ray` vs parry; `mid_ray_any_<n>`: the same 1024 rays as any-hit (shadow) queries, cd
 //!   `MeshBvh::ray_hits` (8-wide) and the binary traversal vs parry `intersects_local_ray`.
+//! - `mid_aabb_<n>`: 1024 box queries per iteration (boxes around mesh vertices), cd
+//!   `MeshBvh::triangles_in_aabb_into` (8-wide walk plus the exact triangle/box test) and the
+//!   binary walk vs parry's `TriMesh::bvh().intersect_aabb` (leaf boxes only, no triangle test:
+//!   less work than cd's).
 //! - `mid_mesh_<overlap>`: bunny vs a moved and rotated bunny, boolean (cd `first_overlap` vs
 //!   parry `intersection_test`), and cd's full pair list alone (`all_pairs_cd`, no parry
 //!   counterpart, so no ratio).
@@ -17,7 +21,7 @@
 //! Before timing, each group checks that both libraries agree (hits, parameters, booleans) and
 //! prints any disagreement.
 
-use cd_benches::{mesh_rays, parry_pose, subdivided_bunny, BATCH};
+use cd_benches::{mesh_rays, parry_pose, subdivided_bunny, Rng, BATCH};
 use cd_geom::{Aabb, Obb, Ray, WatertightRay};
 use cd_mid::query::Front;
 use cd_mid::{
@@ -209,6 +213,78 @@ fn ray_cast(c: &mut Criterion) {
         });
         g.bench_function("parry", |b| {
             b.iter(|| black_box(prays.iter().filter(|r| pm.intersects_local_ray(r, f32::MAX)).count()))
+        });
+        g.finish();
+    }
+    // Box queries: 1,024 boxes around mesh vertices, a few dozen triangles each.
+    for (name, mesh) in meshes().into_iter().take(2) {
+        let cd = CdMesh::new(mesh.clone()).expect("builds");
+        let pm = parry_mesh(&mesh);
+        let bb = Aabb::from_points(mesh.vertices()).expect("valid");
+        let size = bb.half_extents().norm();
+        let mut rng = Rng::new(41);
+        let regions: Vec<Aabb<f32, 3>> = (0..BATCH)
+            .map(|k| {
+                let c = mesh.vertices()[(k * 7919) % mesh.vertices().len()];
+                let h = rng.vector(1.0).abs() * (0.02 * size) + Vector3::repeat(0.002 * size);
+                Aabb::from_center_half_extents(c, h).expect("valid")
+            })
+            .collect();
+        let pregions: Vec<PAabb> =
+            regions.iter().map(|r| PAabb::new(v(&r.min().coords), v(&r.max().coords))).collect();
+        let mut ws = QueryWorkspace::new();
+        let mut out = Vec::new();
+        ws.take_stats();
+        let found: usize = regions.iter().map(|r| cd.triangles_in_aabb(r, &mut ws).len()).sum();
+        let stats = ws.take_stats();
+        let boxes: usize = pregions.iter().map(|r| pm.bvh().intersect_aabb(r).count()).sum();
+        println!(
+            "mid_aabb_{name}: {found} triangles meet the boxes (parry: {boxes} leaf boxes meet them); \
+             per query {:.1} box tests, {:.1} triangle tests",
+            stats.volume_tests as f64 / BATCH as f64,
+            stats.primitive_tests as f64 / BATCH as f64
+        );
+        let mut g = c.benchmark_group(format!("mid_aabb_{name}"));
+        g.bench_function("cd", |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for r in &regions {
+                    cd.triangles_in_aabb_into(r, &mut ws, &mut out);
+                    n += out.len();
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function("cd_binary", |b| {
+            b.iter(|| {
+                black_box(
+                    regions.iter().map(|r| cd.triangles_in_aabb_binary(r, &mut ws).len()).sum::<usize>(),
+                )
+            })
+        });
+        // The walk alone, leaf boxes only (what parry's query does): an 8-wide tree with a
+        // triangle per leaf, as parry's.
+        let leaf_boxes: Vec<Aabb<f32, 3>> = (0..mesh.len())
+            .map(|i| {
+                let t = mesh.triangle(i);
+                Aabb::from_points([t.a(), t.b(), t.c()]).expect("valid")
+            })
+            .collect();
+        let one_per_leaf = BuildConfig::default().leaf_size(1);
+        let wide_boxes: WideBvh<f32, 8> = WideBvh::from_binary(
+            &Bvh::<f32, 3, Aabb<f32, 3>>::build(leaf_boxes.as_slice(), &one_per_leaf).expect("builds"),
+        );
+        g.bench_function("cd_walk_only", |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                for r in &regions {
+                    wide_boxes.query_aabb(r, &mut ws, |_, _| n += 1);
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function("parry", |b| {
+            b.iter(|| black_box(pregions.iter().map(|r| pm.bvh().intersect_aabb(r).count()).sum::<usize>()))
         });
         g.finish();
     }

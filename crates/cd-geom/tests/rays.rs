@@ -662,3 +662,30 @@ fn watertight_hits_on_slivers_lie_on_the_sliver() {
     }
     assert!(hits > 1000, "only {hits} hits: the test aims badly");
 }
+
+/// Fuzz finding 38: an edge function whose two products are 10⁻⁶⁰⁰ and 0 (underflow, even in
+/// exact `f64` products) must keep its sign. The ray from the origin along +z passes 10⁻³⁰⁰
+/// beside the vertex (0, 10⁻³⁰⁰, 0), outside the triangle: no hit, in `f64` and for a mirrored
+/// copy; and the same ray moved onto the vertex hits it at t = 0.
+#[test]
+fn watertight_edge_functions_keep_their_sign_through_underflow() {
+    let tri = |y: f64| {
+        Triangle::new(
+            Point3::new(1e-300, 2.9041e10, 0.0),
+            Point3::new(0.0, 2.9041e10, 1.13e8),
+            Point3::new(0.0, y, 0.0),
+        )
+        .unwrap()
+    };
+    let ray = Ray::new(Point3::origin(), Vector3::new(0.0, 0.0, 1e6)).unwrap();
+    assert_eq!(ray_triangle_watertight(&ray, &tri(1e-300)), None);
+    let mirrored = Triangle::new(
+        Point3::new(-1e-300, 2.9041e10, 0.0),
+        Point3::new(0.0, 2.9041e10, 1.13e8),
+        Point3::new(0.0, 1e-300, 0.0),
+    )
+    .unwrap();
+    assert_eq!(ray_triangle_watertight(&ray, &mirrored), None);
+    let on_vertex = Ray::new(Point3::new(0.0, 1e-300, 0.0), Vector3::new(0.0, 0.0, 1e6)).unwrap();
+    assert_eq!(ray_triangle_watertight(&on_vertex, &tri(1e-300)).map(|h| h.t), Some(0.0));
+}

@@ -337,13 +337,29 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
         out: &mut Vec<u32>,
     ) {
         out.clear();
+        // The 8-wide tree's boxes are quantized outwards, so a leaf lane may reach a little
+        // past its triangles; `triangle_aabb` decides those exactly (its first test is the
+        // triangle's own box against the region, in world coordinates).
+        self.wide.query_aabb(region, ws, |tri, inside| {
+            if inside || triangle_aabb(self.tri(tri), region) {
+                out.push(tri);
+            }
+        });
+        out.sort_unstable();
+    }
+
+    /// The triangles meeting the box `region` by the binary tree's walk (the scalar reference
+    /// [`triangles_in_aabb`](Self::triangles_in_aabb) is tested against), sorted.
+    pub fn triangles_in_aabb_binary(&self, region: &Aabb<T, 3>, ws: &mut QueryWorkspace<T>) -> Vec<u32> {
         let (nodes, order) = self.tree();
+        let mut out = Vec::new();
         query::query_aabb(nodes, order, region, ws, |tri, inside| {
             if inside || triangle_aabb(self.tri(tri), region) {
                 out.push(tri);
             }
         });
         out.sort_unstable();
+        out
     }
 
     /// Triangles whose nodes survive frustum culling (conservative: a triangle outside the

@@ -58,6 +58,30 @@ impl<T: Real, const W: usize> WideNode<T, W> {
         self.origin[a] + T::lit(q as f64) * self.scale[a]
     }
 
+    /// Which lanes' boxes meet `region`, and which lie wholly inside it (empty lanes do
+    /// neither). The boxes are the quantized ones, which contain the exact child boxes: a lane
+    /// reported inside holds only primitives inside the region, and no lane whose exact box
+    /// meets the region is missed. (Carrying the region into the node's 8-bit steps instead,
+    /// so lanes compare integers, measured 2× slower: the per-axis divisions and roundings
+    /// cost more than the dequantization they save.)
+    #[inline(always)]
+    fn against_aabb(&self, region: &Aabb<T, 3>) -> ([bool; W], [bool; W]) {
+        let mut meet = [true; W];
+        let mut inside = [true; W];
+        for a in 0..3 {
+            let (rlo, rhi) = (region.min()[a], region.max()[a]);
+            for l in 0..W {
+                let (lo, hi) = (self.coord(a, self.qlo[a][l]), self.coord(a, self.qhi[a][l]));
+                meet[l] &= (lo <= rhi) & (hi >= rlo);
+                inside[l] &= (lo >= rlo) & (hi <= rhi);
+            }
+        }
+        for (m, &count) in meet.iter_mut().zip(&self.count) {
+            *m &= count != 0;
+        }
+        (meet, inside)
+    }
+
     /// Sets the node's frame from the union of its children's boxes and quantizes each child
     /// outwards.
     fn quantize(&mut self, boxes: &[Aabb<T, 3>]) {
@@ -231,6 +255,60 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         });
         hits.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(core::cmp::Ordering::Equal).then(a.0.cmp(&b.0)));
         hits
+    }
+
+    /// Primitives whose leaf boxes meet the box `region`: `leaf(primitive, inside)` with
+    /// `inside` true when a box wholly inside the region holds the primitive (it then lies in
+    /// the region and needs no test of its own), as
+    /// [`query::query_aabb`](crate::query::query_aabb) reports them. A subtree wholly inside is
+    /// walked without further box tests.
+    pub fn query_aabb(
+        &self,
+        region: &Aabb<T, 3>,
+        ws: &mut QueryWorkspace<T>,
+        mut leaf: impl FnMut(u32, bool),
+    ) {
+        if let Some((bv, count)) = &self.root_leaf {
+            ws.stats.volume_tests += 1;
+            if cd_geom::aabb_aabb(bv, region) {
+                let inside = BoundingVolume::contains(region, bv);
+                ws.stats.primitive_tests += if inside { 0 } else { u64::from(*count) };
+                self.order[..*count as usize].iter().for_each(|&p| leaf(p, inside));
+            }
+            return;
+        }
+        // (1 when the node lies wholly inside the region, node); the workspace's stack.
+        let mut stack = core::mem::take(&mut ws.nodes);
+        stack.clear();
+        stack.push((T::zero(), 0));
+        let (mut volume_tests, mut primitive_tests) = (0u64, 0u64);
+        while let Some((whole, n)) = stack.pop() {
+            let node = &self.nodes[n as usize];
+            let whole = whole != T::zero();
+            let (meet, inside) = if whole {
+                (core::array::from_fn(|l| node.count[l] != 0), [true; W])
+            } else {
+                volume_tests += W as u64;
+                node.against_aabb(region)
+            };
+            for lane in 0..W {
+                if !meet[lane] {
+                    continue;
+                }
+                let inside = whole || inside[lane];
+                if node.count[lane] & LEAF != 0 {
+                    let start = node.index[lane] as usize;
+                    let count = (node.count[lane] & !LEAF) as usize;
+                    primitive_tests += if inside { 0 } else { count as u64 };
+                    self.order[start..start + count].iter().for_each(|&p| leaf(p, inside));
+                } else {
+                    stack.push((if inside { T::one() } else { T::zero() }, node.index[lane]));
+                }
+            }
+        }
+        ws.nodes = stack;
+        ws.stats.volume_tests += volume_tests;
+        ws.stats.primitive_tests += primitive_tests;
     }
 
     /// The ordered traversal the ray queries share: nodes nearest entry first, each node's

@@ -384,10 +384,46 @@ fn region_queries_equal_brute_force() {
             .collect();
         assert_eq!(m.triangles_in_aabb(&region, &mut ws), expect);
     }
-    // The huge box: everything, through the "fully inside" shortcut with one volume test.
+    // Every builder and leaf size, boxes from flat (a zero extent) to a tenth of the bunny,
+    // and boxes touching a vertex with a face: the 8-wide walk (quantized boxes) reports
+    // exactly the triangles whose own box meets the region and that meet it, which is what
+    // the binary walk reports too.
+    for config in configs() {
+        let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::with_config(bunny.clone(), &config).unwrap();
+        for k in 0..150 {
+            let c = if k % 3 == 0 {
+                bunny.vertices()[(k * 31) % bunny.vertices().len()]
+            } else {
+                bb.center() + rng.point(0.08).coords
+            };
+            let mut h = Vector3::new(rng.range(0.0, 0.02), rng.range(0.0, 0.02), rng.range(0.0, 0.02));
+            h[k % 3] *= (k % 2) as f64;
+            let region = if k % 5 == 0 {
+                // The box's low corner on the vertex.
+                Aabb::new(c, c + h * 2.0).unwrap()
+            } else {
+                Aabb::from_center_half_extents(c, h).unwrap()
+            };
+            let expect: Vec<u32> = (0..bunny.len())
+                .filter(|&i| {
+                    let t = bunny.triangle(i);
+                    let own = Aabb::from_points(&t.vertices()).unwrap();
+                    cd_geom::aabb_aabb(&own, &region) && triangle_aabb(&t, &region)
+                })
+                .map(|i| i as u32)
+                .collect();
+            assert_eq!(m.triangles_in_aabb(&region, &mut ws), expect, "{:?} {k}", config.builder);
+            assert_eq!(m.triangles_in_aabb_binary(&region, &mut ws), expect, "{:?} {k}", config.builder);
+        }
+    }
+    // The huge box: everything, through the "fully inside" shortcut with one node test (of
+    // the root's eight lanes) and no triangle test.
     let all = Aabb::from_center_half_extents(bb.center(), Vector3::repeat(10.0)).unwrap();
     ws.take_stats();
     assert_eq!(m.triangles_in_aabb(&all, &mut ws).len(), bunny.len());
+    let s = ws.take_stats();
+    assert_eq!((s.volume_tests, s.primitive_tests), (8, 0));
+    assert_eq!(m.triangles_in_aabb_binary(&all, &mut ws).len(), bunny.len());
     let s = ws.take_stats();
     assert_eq!((s.volume_tests, s.primitive_tests), (1, 0));
     // Ball queries through the generic traversal, checked with a sampled containment oracle:

@@ -526,3 +526,17 @@ fn regression_watertight_hit_at_the_origin_just_outside_a_sliver_box() {
         2.0391845703125,
     ]);
 }
+
+/// Fuzz finding 38 (FUZZING.md): a ray from the origin along +z, and a triangle with a vertex
+/// at (0, 10⁻³⁰⁰, 0) whose other two lie 2.9·10¹⁰ away in y. One edge function is the product
+/// 10⁻³⁰⁰ · 10⁻³⁰⁰, which underflows to zero even when recomputed exactly in `f64`, so the
+/// watertight test saw two zero edge functions and one negative and called the origin — 10⁻³⁰⁰
+/// outside the triangle's box — a hit at t = −0; the tree's box test rightly culled it. The
+/// recomputation now scales such factors before deciding the sign.
+#[test]
+fn regression_watertight_edge_function_that_underflows() {
+    let mut v = vec![321000000.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1000000.0];
+    v.extend([0.0; 8]);
+    v.extend([1e-300, 29041000000.0, 0.0, 0.0, 29041000000.0, 113000000.0, 0.0, 1e-300, 0.0]);
+    exercise::run(&v);
+}

@@ -195,14 +195,15 @@ impl<T: Real> WatertightRay<T> {
         let (bx, by) = (b[kx] - sx * b[kz], b[ky] - sy * b[kz]);
         let (cx, cy) = (c[kx] - sx * c[kz], c[ky] - sy * c[kz]);
         // The edge functions, each a difference of two products. One that rounds to exactly
-        // zero (the ray through an edge or a vertex, or a cancellation) is recomputed from
-        // exact products, so its sign is right (Woop et al. recompute in higher precision).
+        // zero (the ray through an edge or a vertex, a cancellation, or products too small for
+        // T) is recomputed from exact products, so its sign is right (Woop et al. recompute in
+        // higher precision); see `exact_edge_sign`.
         let edge = |p: T, q: T, r: T, s: T| {
             let value = p * q - r * s;
             if value != T::zero() {
                 value
             } else {
-                T::lit(difference_of_products(p.to_f64(), q.to_f64(), r.to_f64(), s.to_f64()))
+                exact_edge(p, q, r, s)
             }
         };
         let u = edge(cx, by, cy, bx);
@@ -254,6 +255,36 @@ impl<T: Real> WatertightRay<T> {
         }
         let hit = scale_hit(t_scaled, v * sign, w * sign, adet);
         Some(TriangleHit { t: hit.t / scale, ..hit })
+    }
+}
+
+/// `p·q − r·s` recomputed from exact products, for an edge function that rounded to zero.
+/// The sign is what the watertight test needs, and it must survive underflow: products of
+/// factors near 10⁻³⁰⁰ vanish even in `f64` (a ray 10⁻³⁰⁰ beside a vertex then "hit" the
+/// triangle: fuzz finding 38), so when both products are below 2⁻¹⁰⁰⁰ the factors are
+/// scaled by 2⁵⁰⁰ each first (exact, and safe: the scaled products stay below 1); a nonzero
+/// difference too small for T
+/// comes back as T's smallest magnitude with its sign (the other edge functions dwarf it).
+fn exact_edge<T: Real>(p: T, q: T, r: T, s: T) -> T {
+    let (p, q, r, s) = (p.to_f64(), q.to_f64(), r.to_f64(), s.to_f64());
+    let mut exact = difference_of_products(p, q, r, s);
+    let tiny = 2f64.powi(-1000);
+    let underflowed = (p * q).abs() < tiny && (r * s).abs() < tiny;
+    if exact == 0.0 && underflowed && ((p != 0.0 && q != 0.0) || (r != 0.0 && s != 0.0)) {
+        let k = 2f64.powi(500);
+        // Only the sign of the scaled difference is kept: its size is 2¹⁰⁰⁰ times the truth.
+        let scaled = difference_of_products(p * k, q * k, r * k, s * k);
+        exact = if scaled == 0.0 { 0.0 } else { scaled.signum() * f64::from_bits(1) };
+    }
+    let value = T::lit(exact);
+    if value != T::zero() || exact == 0.0 {
+        return value;
+    }
+    let tiny = T::one() / T::max_value().unwrap_or(T::one());
+    if exact > 0.0 {
+        tiny
+    } else {
+        -tiny
     }
 }
 

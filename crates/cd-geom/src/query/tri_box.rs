@@ -1,7 +1,7 @@
 //! Triangle/box and triangle/ball overlap (RTR 22.12).
 
 use crate::query::closest::closest_point_on_triangle;
-use crate::{Aabb, Ball, Obb, Real, Triangle, Vector};
+use crate::{Aabb, Ball, Obb, Point, Real, Triangle, Vector};
 
 /// Triangle/AABB by the separating axis theorem over 13 axes (Akenine-Möller 2001, RTR 22.12):
 /// the three box normals, the triangle normal, and the nine cross products of box axes with
@@ -18,10 +18,30 @@ pub fn triangle_aabb<T: Real>(tri: &Triangle<T, 3>, aabb: &Aabb<T, 3>) -> bool {
     //    "touching" it (found by the `cd-mid` hostile test).
     let (lo_box, hi_box) = (aabb.min(), aabb.max());
     let [a, b, c] = tri.vertices();
-    for i in 0..3 {
-        if a[i].min(b[i]).min(c[i]) > hi_box[i] || a[i].max(b[i]).max(c[i]) < lo_box[i] {
-            return false;
-        }
+    //    (All three vertices beyond the same face; plain comparisons, where `min`/`max` would
+    //    spend most of this test's common path on their NaN handling — a valid triangle has
+    //    no NaN.)
+    let beyond = (0..3).any(|i| {
+        let above = (a[i] > hi_box[i]) & (b[i] > hi_box[i]) & (c[i] > hi_box[i]);
+        let below = (a[i] < lo_box[i]) & (b[i] < lo_box[i]) & (c[i] < lo_box[i]);
+        above | below
+    });
+    if beyond {
+        return false;
+    }
+    //    A vertex in the (closed) box settles it the other way, exactly: the triangles a
+    //    hierarchy hands over in a region query mostly have one (the region is larger than
+    //    they are), and skip the thirteen axes below.
+    let inside = |p: &Point<T, 3>| {
+        (p[0] >= lo_box[0])
+            & (p[0] <= hi_box[0])
+            & (p[1] >= lo_box[1])
+            & (p[1] <= hi_box[1])
+            & (p[2] >= lo_box[2])
+            & (p[2] <= hi_box[2])
+    };
+    if inside(&a) || inside(&b) || inside(&c) {
+        return true;
     }
     let centre = aabb.center();
     let h = aabb.half_extents();
