@@ -688,4 +688,16 @@ fn watertight_edge_functions_keep_their_sign_through_underflow() {
     assert_eq!(ray_triangle_watertight(&ray, &mirrored), None);
     let on_vertex = Ray::new(Point3::new(0.0, 1e-300, 0.0), Vector3::new(0.0, 0.0, 1e6)).unwrap();
     assert_eq!(ray_triangle_watertight(&on_vertex, &tri(1e-300)).map(|h| h.t), Some(0.0));
+    // The same in f32 at 10⁻²⁵: the product 10⁻⁵⁰ is exact in f64 but zero in f32, and must
+    // come back with its sign.
+    let tri32 = Triangle::new(
+        Point3::new(1e-25f32, 2.9e8, 0.0),
+        Point3::new(0.0, 2.9e8, 1.1e6),
+        Point3::new(0.0, 1e-25, 0.0),
+    )
+    .unwrap();
+    let ray32 = Ray::new(Point3::origin(), Vector3::new(0.0f32, 0.0, 1e3)).unwrap();
+    assert_eq!(ray_triangle_watertight(&ray32, &tri32), None);
+    let on_vertex32 = Ray::new(Point3::new(0.0f32, 1e-25, 0.0), Vector3::new(0.0, 0.0, 1e3)).unwrap();
+    assert_eq!(ray_triangle_watertight(&on_vertex32, &tri32).map(|h| h.t), Some(0.0));
 }

@@ -1,6 +1,8 @@
 //! [`WideBvh`]: a `W`-ary AABB hierarchy (4 or 8 children per node) collapsed from a binary
-//! [`Bvh`], with each node's child boxes stored lane by lane (structure of arrays) so one ray is
-//! tested against all children together.
+//! [`Bvh`], with each node's child boxes stored lane by lane (structure of arrays) so one ray or
+//! one query box is tested against all children together. Rays walk it nearest first (closest,
+//! any and all hits share that walk); box queries report a subtree wholly inside the box
+//! without testing it further.
 //!
 //! The per-lane loops run over fixed-size arrays with no early exit, the form LLVM turns into
 //! SIMD instructions (SSE for `W = 4` with `f32`, two registers or AVX for `W = 8`); the binary

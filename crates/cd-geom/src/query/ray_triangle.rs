@@ -280,7 +280,11 @@ fn exact_edge<T: Real>(p: T, q: T, r: T, s: T) -> T {
     if value != T::zero() || exact == 0.0 {
         return value;
     }
-    let tiny = T::one() / T::max_value().unwrap_or(T::one());
+    // T's smallest positive value: f64's smallest subnormal, or f32's where that rounds to 0.
+    let tiny = match T::lit(f64::from_bits(1)) {
+        t if t != T::zero() => t,
+        _ => T::lit(f64::from(f32::from_bits(1))),
+    };
     if exact > 0.0 {
         tiny
     } else {
