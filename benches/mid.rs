@@ -48,6 +48,16 @@ fn parry_mesh(m: &TriMesh<f32>) -> PTriMesh {
         .expect("valid mesh")
 }
 
+/// Each triangle's box, in triangle order.
+fn triangle_boxes(mesh: &TriMesh<f32>) -> Vec<Aabb<f32, 3>> {
+    (0..mesh.len())
+        .map(|i| {
+            let t = mesh.triangle(i);
+            Aabb::from_points([t.a(), t.b(), t.c()]).expect("valid")
+        })
+        .collect()
+}
+
 /// Meshes of about 15k, 235k and 941k triangles.
 fn meshes() -> Vec<(String, TriMesh<f32>)> {
     cd_benches::sizes(&[1u32, 3, 4])
@@ -82,12 +92,7 @@ fn build(c: &mut Criterion) {
         // against parry's two.
         let mut g = c.benchmark_group(format!("mid_build_boxes_{name}"));
         g.sample_size(10);
-        let boxes: Vec<Aabb<f32, 3>> = (0..mesh.len())
-            .map(|i| {
-                let t = mesh.triangle(i);
-                Aabb::from_points([t.a(), t.b(), t.c()]).expect("valid")
-            })
-            .collect();
+        let boxes = triangle_boxes(&mesh);
         let pboxes: Vec<PAabb> =
             boxes.iter().map(|b| PAabb::new(v(&b.min().coords), v(&b.max().coords))).collect();
         // The slow builders are skipped on the largest mesh (incremental insertion takes
@@ -264,12 +269,7 @@ fn ray_cast(c: &mut Criterion) {
         });
         // The walk alone, leaf boxes only (what parry's query does): an 8-wide tree with a
         // triangle per leaf, as parry's.
-        let leaf_boxes: Vec<Aabb<f32, 3>> = (0..mesh.len())
-            .map(|i| {
-                let t = mesh.triangle(i);
-                Aabb::from_points([t.a(), t.b(), t.c()]).expect("valid")
-            })
-            .collect();
+        let leaf_boxes = triangle_boxes(&mesh);
         let one_per_leaf = BuildConfig::default().leaf_size(1);
         let wide_boxes: WideBvh<f32, 8> = WideBvh::from_binary(
             &Bvh::<f32, 3, Aabb<f32, 3>>::build(leaf_boxes.as_slice(), &one_per_leaf).expect("builds"),

@@ -10,7 +10,7 @@ use crate::mesh::TriMesh;
 use crate::motion::Motion;
 use crate::query::{self, Front, QueryWorkspace, Refinement, TimeCriticalResult};
 use crate::volume::HierarchyVolume;
-use crate::wide::WideBvh;
+use crate::wide::{Visit, WideBvh};
 use cd_geom::{
     closest_point_on_triangle, closest_points_triangle_triangle, triangle_aabb, triangle_triangle, Aabb,
     Frustum, Point, Ray, Real, Triangle, WatertightRay,
@@ -151,10 +151,13 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     pub fn cast_ray_all(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>) -> Vec<MeshRayHit<T>> {
         let mut hits = Vec::new();
         let prepared = WatertightRay::new(ray);
-        self.wide.ray_all(ray, ws, |tri, limit| {
-            let h = prepared.hit(self.tri(tri)).filter(|h| h.t <= limit)?;
-            hits.push(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
-            Some(h.t)
+        // The walk itself, not `WideBvh::ray_all`: that one collects and sorts its own list of
+        // (triangle, t), which would be built and thrown away beside this one.
+        self.wide.walk(ray, ws, |tri, limit| {
+            if let Some(h) = prepared.hit(self.tri(tri)).filter(|h| h.t <= limit) {
+                hits.push(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
+            }
+            Visit::Limit(limit)
         });
         hits.sort_by(|a, b| {
             a.t.partial_cmp(&b.t).unwrap_or(core::cmp::Ordering::Equal).then(a.triangle.cmp(&b.triangle))

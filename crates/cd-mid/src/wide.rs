@@ -318,7 +318,12 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
     /// skipped. `visit(primitive, limit)` returns the new limit (the closest hit lowers it)
     /// or stops the walk.
     #[inline(always)]
-    fn walk(&self, ray: &Ray<T, 3>, ws: &mut QueryWorkspace<T>, mut visit: impl FnMut(u32, T) -> Visit<T>) {
+    pub(crate) fn walk(
+        &self,
+        ray: &Ray<T, 3>,
+        ws: &mut QueryWorkspace<T>,
+        mut visit: impl FnMut(u32, T) -> Visit<T>,
+    ) {
         let mut limit = ray.max_t();
         // Visits a leaf's primitives; `true` when the walk is to stop.
         let mut visit_range = |start: u32, count: u32, limit: &mut T, ws: &mut QueryWorkspace<T>| {
@@ -388,8 +393,10 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
 }
 
 /// What a leaf visit tells [`WideBvh::walk`]: go on with a (possibly lower) limit, or stop.
-enum Visit<T> {
+pub(crate) enum Visit<T> {
+    /// Go on; boxes entered beyond this parameter are skipped.
     Limit(T),
+    /// End the walk.
     Stop,
 }
 

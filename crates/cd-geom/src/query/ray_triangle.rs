@@ -268,8 +268,8 @@ impl<T: Real> WatertightRay<T> {
 fn exact_edge<T: Real>(p: T, q: T, r: T, s: T) -> T {
     let (p, q, r, s) = (p.to_f64(), q.to_f64(), r.to_f64(), s.to_f64());
     let mut exact = difference_of_products(p, q, r, s);
-    let tiny = 2f64.powi(-1000);
-    let underflowed = (p * q).abs() < tiny && (r * s).abs() < tiny;
+    let underflow_bound = 2f64.powi(-1000);
+    let underflowed = (p * q).abs() < underflow_bound && (r * s).abs() < underflow_bound;
     if exact == 0.0 && underflowed && ((p != 0.0 && q != 0.0) || (r != 0.0 && s != 0.0)) {
         let k = 2f64.powi(500);
         // Only the sign of the scaled difference is kept: its size is 2¹⁰⁰⁰ times the truth.
