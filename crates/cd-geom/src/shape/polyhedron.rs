@@ -387,27 +387,36 @@ fn edge_table<T: Real>(indices: &[u32], faces: &[Face<T>], vertex_count: usize) 
 /// Vertex coordinates as separate arrays, so the support scan (and with it the convexity
 /// check, every vertex against every face, O(V·F)) runs as a vectorizable lane-wise arg-max.
 /// One allocation, all x then all y then all z (one `Vec` keeps the polyhedron small: it sits
-/// inside shape enums).
+/// inside shape enums). Each array is padded to a whole number of [`LANES`]-vertex chunks with
+/// copies of vertex 0, so the scans have no remainder loop: a copy ties with vertex 0 and comes
+/// after it, so it never changes the first vertex at the maximum, nor the maximum itself.
 #[derive(Clone, Debug, PartialEq)]
 struct Soa<T> {
     xyz: Vec<T>,
+    /// Length of each coordinate array: the vertex count rounded up to a multiple of [`LANES`].
+    padded: usize,
+    /// The vertex count.
+    count: usize,
 }
+
+/// Vertices per chunk of the lane-wise scans: eight `f32` fill two SSE registers (one AVX
+/// register), and the eight running maxima of a chunk carry no dependency between them.
+const LANES: usize = 8;
 
 impl<T: Real> Soa<T> {
     fn new(v: &[Point<T, 3>]) -> Self {
-        Soa { xyz: (0..3).flat_map(|k| v.iter().map(move |p| p[k])).collect() }
-    }
-    fn len(&self) -> usize {
-        self.xyz.len() / 3
+        let padded = v.len().div_ceil(LANES) * LANES;
+        let coordinate = |k: usize| (0..padded).map(move |i| v[if i < v.len() { i } else { 0 }][k]);
+        Soa { xyz: (0..3).flat_map(coordinate).collect(), padded, count: v.len() }
     }
     fn x(&self) -> &[T] {
-        &self.xyz[..self.len()]
+        &self.xyz[..self.padded]
     }
     fn y(&self) -> &[T] {
-        &self.xyz[self.len()..2 * self.len()]
+        &self.xyz[self.padded..2 * self.padded]
     }
     fn z(&self) -> &[T] {
-        &self.xyz[2 * self.len()..]
+        &self.xyz[2 * self.padded..3 * self.padded]
     }
 }
 
@@ -417,21 +426,14 @@ impl<T: Real> Soa<T> {
 /// (O(F·V)), and it needs the value only, not the vertex, so it skips the index blends of
 /// [`lanes_support`] (1.8× faster on a hull's 384 vertices).
 fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
-    const LANES: usize = 8;
-    let (xs, ys, zs) = (soa.x(), soa.y(), soa.z());
-    let full = xs.len() / LANES * LANES;
     let mut best = [-T::infinity(); LANES];
     for ((cx, cy), cz) in
-        xs[..full].chunks_exact(LANES).zip(ys[..full].chunks_exact(LANES)).zip(zs[..full].chunks_exact(LANES))
+        soa.x().chunks_exact(LANES).zip(soa.y().chunks_exact(LANES)).zip(soa.z().chunks_exact(LANES))
     {
         for l in 0..LANES {
             let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
             best[l] = if s > best[l] { s } else { best[l] };
         }
-    }
-    for i in full..xs.len() {
-        let s = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
-        best[0] = if s > best[0] { s } else { best[0] };
     }
     best.iter().fold(-T::infinity(), |m, &x| if x > m { x } else { m })
 }
@@ -442,26 +444,23 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
 /// merged. The same answer as the scan: the first vertex reaching the largest projection
 /// (ties go to the smallest index), vertex 0 when no projection compares (a NaN direction).
 fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
-    let (xs, ys, zs) = (soa.x(), soa.y(), soa.z());
-    const LANES: usize = 8;
-    let len = xs.len();
-    let full = len / LANES * LANES;
     let mut best = [-T::infinity(); LANES];
     // Each lane keeps the number of the chunk holding its best vertex, in the coordinates' own
     // type: every select is then a packed blend of floats beside the projections' (integer
-    // indices compiled to eight scalar selects per chunk). Exact in f32 below 2²⁴ chunks.
+    // indices compiled to eight scalar selects per chunk). Exact in f32 below 2²⁴ chunks. The
+    // current chunk's number is held in every lane, so moving on is a packed add.
     let mut chunk = [T::zero(); LANES];
-    let mut c = T::zero();
+    let mut current = [T::zero(); LANES];
     for ((cx, cy), cz) in
-        xs[..full].chunks_exact(LANES).zip(ys[..full].chunks_exact(LANES)).zip(zs[..full].chunks_exact(LANES))
+        soa.x().chunks_exact(LANES).zip(soa.y().chunks_exact(LANES)).zip(soa.z().chunks_exact(LANES))
     {
         for l in 0..LANES {
             let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
             let better = s > best[l];
             best[l] = if better { s } else { best[l] };
-            chunk[l] = if better { c } else { chunk[l] };
+            chunk[l] = if better { current[l] } else { chunk[l] };
+            current[l] += T::one();
         }
-        c += T::one();
     }
     // Merge the lanes in two float reductions: the largest projection, then the smallest
     // vertex number `8·chunk + lane` among the lanes that reach it (each lane holds its first
@@ -486,16 +485,16 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
         key[l] = if best[l] == top { chunk[l] * eight + lane } else { T::infinity() };
         lane += T::one();
     }
-    let first = reduce(key, |a, b| if b < a { b } else { a }).to_f64() as usize;
-    let (mut index, mut value) = if full == 0 { (0, -T::infinity()) } else { (first, top) };
-    for i in full..len {
-        let s = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
-        if s > value {
-            value = s;
-            index = i;
-        }
+    // A small whole number: `as u32` is one conversion (no usize range fix-ups). An empty
+    // vertex list has no chunk and leaves every key +∞, which saturates; vertex 0 then (a
+    // padding copy never wins over vertex 0, the bound only keeps that argument out of the
+    // callers' indexing).
+    let first = reduce(key, |a, b| if b < a { b } else { a }).to_f64() as u32 as usize;
+    if first < soa.count {
+        first
+    } else {
+        0
     }
-    index
 }
 
 /// Index of the point maximizing `dir · p` (first one on ties).

