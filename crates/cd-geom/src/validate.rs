@@ -30,25 +30,22 @@ pub(crate) fn non_negative<T: Real>(x: T) -> GeomResult<T> {
 /// Every component of a vector is a valid coordinate.
 ///
 /// One pass without early exits (constructors run this on every point, in hot loops too):
-/// `x · 0` is 0 for finite `x` and NaN otherwise, so the sum flags any non-finite component;
-/// the largest magnitude is compared with the limit once.
+/// `|x| ≤ limit` is false for NaN and ±∞ as well as for values beyond the limit, so one
+/// comparison per component decides the common case; only a failure looks again to tell a
+/// non-finite component (reported first) from one out of range.
 #[inline]
 pub fn vector<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<()> {
-    let mut poison = T::zero();
-    let mut largest = T::zero();
+    let limit = T::coord_limit();
+    let mut valid = true;
     for &x in v.iter() {
-        poison += x * T::zero();
-        let a = x.abs();
-        if a > largest {
-            largest = a;
-        }
+        valid &= x.abs() <= limit;
     }
-    if poison != T::zero() {
-        Err(GeomError::NonFinite)
-    } else if largest > T::coord_limit() {
-        Err(GeomError::OutOfRange)
-    } else {
+    if valid {
         Ok(())
+    } else if v.iter().any(|x| !x.is_finite()) {
+        Err(GeomError::NonFinite)
+    } else {
+        Err(GeomError::OutOfRange)
     }
 }
 
