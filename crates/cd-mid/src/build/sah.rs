@@ -87,7 +87,7 @@ impl<T: Real, const D: usize> Scratch<T, D> {
             boxes: vec![empty(); bins * D],
             counts: vec![0; bins * D],
             right_cost: vec![T::zero(); bins],
-            sample: Vec::with_capacity(SAMPLE + 6),
+            sample: Vec::with_capacity(SAMPLE + 2 * MAX_DIMENSION),
         }
     }
 }
@@ -204,12 +204,12 @@ fn clear_bins<T: Real, const D: usize>(grid: &Grid<T, D>, boxes: &mut [Lanes<T>]
 /// The references with the smallest and the largest centroid on each axis (first of ties).
 /// A sample would usually miss a lone reference far from the others, and its cut would then
 /// leave it in a crowd's node, stretching every box down to where it is finally split off.
-fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 6] {
-    let mut index = [0usize; 6];
-    let mut lo = [T::infinity(); 3];
-    let mut hi = [-T::infinity(); 3];
+fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 2 * MAX_DIMENSION] {
+    let mut index = [0usize; 2 * MAX_DIMENSION];
+    let mut lo = [T::infinity(); MAX_DIMENSION];
+    let mut hi = [-T::infinity(); MAX_DIMENSION];
     for (i, r) in refs.iter().enumerate() {
-        for axis in 0..D.min(3) {
+        for axis in 0..D {
             let c = r.lo[axis] + r.hi[axis];
             if c < lo[axis] {
                 (lo[axis], index[2 * axis]) = (c, i);
@@ -275,8 +275,8 @@ fn best_cut<T: Real, const D: usize>(
     best.map(|(_, axis, k)| (axis, k))
 }
 
-/// Nodes of more references than this choose their cut from an evenly strided [`SAMPLE`] of
-/// them instead of all of them.
+/// Nodes of more references than this choose their cut from a jittered sample of [`SAMPLE`]
+/// of them (plus their extremes) instead of all of them.
 const SAMPLED_ABOVE: usize = 4 * SAMPLE;
 
 /// How many references a large node's cut is chosen from. Near the root the binned costs of a
