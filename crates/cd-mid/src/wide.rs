@@ -88,8 +88,9 @@ impl<T: Real, const W: usize> WideNode<T, W> {
     /// outwards.
     fn quantize(&mut self, boxes: &[Aabb<T, 3>]) {
         for a in 0..3 {
-            let lo = boxes.iter().fold(T::infinity(), |m, b| m.min(b.min()[a]));
-            let hi = boxes.iter().fold(-T::infinity(), |m, b| m.max(b.max()[a]));
+            // Plain comparisons (the boxes are finite): simba's NaN-aware `min`/`max` cost more.
+            let lo = boxes.iter().fold(T::infinity(), |m, b| if b.min()[a] < m { b.min()[a] } else { m });
+            let hi = boxes.iter().fold(-T::infinity(), |m, b| if b.max()[a] > m { b.max()[a] } else { m });
             // A margin so the frame strictly contains every child even after rounding.
             let pad =
                 (hi - lo) * T::lit(1e-4) + (lo.abs() + hi.abs()) * T::lit(8.0) * T::epsilon() + T::lit(1e-30);
