@@ -100,3 +100,36 @@ pub(crate) fn unit<T: Real, const D: usize>(v: &Vector<T, D>) -> GeomResult<Vect
     }
     Ok(s / n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector3;
+
+    /// The one-comparison check against the rules it stands for: finite and within the limit
+    /// is valid (the limit itself too), a NaN or an infinity is `NonFinite` even beside a
+    /// component out of range, and an out-of-range finite component is `OutOfRange`.
+    #[test]
+    fn vector_errors_and_their_precedence() {
+        let limit = f32::coord_limit();
+        for v in [Vector3::new(0.0f32, -0.0, 1.0), Vector3::new(limit, -limit, f32::MIN_POSITIVE)] {
+            assert_eq!(vector(&v), Ok(()), "{v:?}");
+        }
+        let non_finite = [
+            Vector3::new(f32::NAN, 0.0, 0.0),
+            Vector3::new(0.0, f32::INFINITY, 0.0),
+            Vector3::new(0.0, 0.0, f32::NEG_INFINITY),
+            Vector3::new(2.0 * limit, f32::NAN, 0.0),
+            Vector3::new(f32::INFINITY, -2.0 * limit, 0.0),
+        ];
+        for v in non_finite {
+            assert_eq!(vector(&v), Err(GeomError::NonFinite), "{v:?}");
+        }
+        for v in [Vector3::new(2.0 * limit, 0.0, 0.0), Vector3::new(0.0, 0.0, -limit * 1.5)] {
+            assert_eq!(vector(&v), Err(GeomError::OutOfRange), "{v:?}");
+        }
+        let huge = f64::coord_limit();
+        assert_eq!(vector(&Vector3::new(huge, -huge, 0.0)), Ok(()));
+        assert_eq!(vector(&Vector3::new(huge * 2.0, 0.0, f64::NAN)), Err(GeomError::NonFinite));
+    }
+}
