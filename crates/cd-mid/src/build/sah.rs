@@ -437,6 +437,30 @@ mod tests {
         sampled_against_full(refs_around(&clustered));
     }
 
+    /// Degenerate large nodes through the sampled path: every centroid equal (no axis has a
+    /// cut: split by index), every centroid on one line with many duplicates, and references a
+    /// billion units apart. Each builds a full tree of single-reference leaves over every
+    /// reference exactly once.
+    #[test]
+    fn sampled_cuts_on_degenerate_input_build_complete_trees() {
+        let same: Vec<[f64; 3]> = vec![[1.0, 2.0, 3.0]; 10_000];
+        let line: Vec<[f64; 3]> = (0..10_000).map(|i| [(i % 37) as f64, 0.0, 0.0]).collect();
+        let spread: Vec<[f64; 3]> =
+            (0..10_000).map(|i| [if i % 2 == 0 { -1e9 } else { 1e9 }, (i % 3) as f64, 0.0]).collect();
+        for centres in [same, line, spread] {
+            let refs = refs_around(&centres);
+            let mut scratch = Scratch::<f64, 3>::new(16);
+            let topology = top_down::build(refs.clone(), 1, &mut |_, r| {
+                split(r, 16, Cost::SurfaceArea, SAMPLED_ABOVE, &mut scratch)
+            });
+            assert_eq!(topology.nodes.len(), 2 * refs.len() - 1);
+            assert!(topology.nodes.iter().all(|n| n.first_child != 0 || n.count == 1));
+            let mut order = topology.order.clone();
+            order.sort_unstable();
+            assert_eq!(order, (0..refs.len() as u32).collect::<Vec<_>>());
+        }
+    }
+
     /// A handful of references far from ten thousand others is usually missed by the sample:
     /// the sampled cut still puts the far ones on the side of the plane they lie on, and the
     /// tree separates them from the crowd near the root all the same.
