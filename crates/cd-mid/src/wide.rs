@@ -22,7 +22,7 @@ use crate::bvh::Bvh;
 use crate::node::BvhNode;
 use crate::query::QueryWorkspace;
 use crate::volume::HierarchyVolume;
-use cd_geom::{Aabb, BoundingVolume, PreparedRay, Ray, Real};
+use cd_geom::{Aabb, BoundingVolume, Point, PreparedRay, Ray, Real, Vector};
 
 /// Set in a lane's `count` when the lane is a leaf (its primitives are
 /// `order[index..index + count]`); otherwise `index` is a child node.
@@ -92,8 +92,7 @@ impl<T: Real, const W: usize> WideNode<T, W> {
             let lo = boxes.iter().fold(T::infinity(), |m, b| if b.min()[a] < m { b.min()[a] } else { m });
             let hi = boxes.iter().fold(-T::infinity(), |m, b| if b.max()[a] > m { b.max()[a] } else { m });
             // A margin so the frame strictly contains every child even after rounding.
-            let pad =
-                (hi - lo) * T::lit(1e-4) + (lo.abs() + hi.abs()) * T::lit(8.0) * T::epsilon() + T::lit(1e-30);
+            let pad = frame_pad(lo, hi);
             self.origin[a] = lo - pad;
             self.scale[a] = (hi - lo + pad + pad) / T::lit(254.0);
             let inv = T::one() / self.scale[a];
@@ -126,8 +125,29 @@ impl<T: Real, const W: usize> WideNode<T, W> {
 pub struct WideBvh<T: Real, const W: usize> {
     nodes: Vec<WideNode<T, W>>,
     order: Vec<u32>,
-    /// The binary root's box when the whole hierarchy is one leaf (no wide node then).
-    root_leaf: Option<(Aabb<T, 3>, u32)>,
+    /// The binary root when the whole hierarchy is one leaf (no wide node then).
+    root_leaf: Option<RootLeaf<T>>,
+}
+
+/// A one-leaf hierarchy: its box, the same box grown by a wide node frame's margin on every
+/// side (what rays test: the watertight triangle test may report a hit an ulp-sized distance
+/// outside the triangle's exact box, which the quantized boxes of wide nodes always absorb and
+/// the exact box did not; a ray 10⁻³⁰⁰ beside a triangle's edge once missed its hit), and its
+/// primitive count.
+#[derive(Clone, Copy, Debug)]
+struct RootLeaf<T: Real> {
+    aabb: Aabb<T, 3>,
+    ray_lo: Point<T, 3>,
+    ray_hi: Point<T, 3>,
+    count: u32,
+}
+
+/// The margin by which a wide node's frame exceeds the union of its children on one axis
+/// `[lo, hi]`: relative to the extent, a few ulps of the coordinates, and an absolute floor for
+/// flat boxes at the origin.
+#[inline]
+fn frame_pad<T: Real>(lo: T, hi: T) -> T {
+    (hi - lo) * T::lit(1e-4) + (lo.abs() + hi.abs()) * T::lit(8.0) * T::epsilon() + T::lit(1e-30)
 }
 
 impl<T: Real, const W: usize> WideBvh<T, W> {
@@ -142,7 +162,16 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             return WideBvh {
                 nodes: Vec::new(),
                 order,
-                root_leaf: Some((nodes[0].volume.bounding_aabb(), nodes[0].count)),
+                root_leaf: Some({
+                    let aabb = nodes[0].volume.bounding_aabb();
+                    let pad = Vector::<T, 3>::from_fn(|a, _| frame_pad(aabb.min()[a], aabb.max()[a]));
+                    RootLeaf {
+                        aabb,
+                        ray_lo: aabb.min() - pad,
+                        ray_hi: aabb.max() + pad,
+                        count: nodes[0].count,
+                    }
+                }),
             };
         }
         let mut out: Vec<WideNode<T, W>> = vec![WideNode::empty()];
@@ -271,7 +300,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         ws: &mut QueryWorkspace<T>,
         mut leaf: impl FnMut(u32, bool),
     ) {
-        if let Some((bv, count)) = &self.root_leaf {
+        if let Some(RootLeaf { aabb: bv, count, .. }) = &self.root_leaf {
             ws.stats.volume_tests += 1;
             if cd_geom::aabb_aabb(bv, region) {
                 let inside = BoundingVolume::contains(region, bv);
@@ -340,9 +369,9 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         // Box entries are compared with the best hit so far with a few ulps of slack: rounding
         // in the slab arithmetic can put a box's entry just past a hit that lies inside it.
         let slack = T::one() + T::lit(8.0) * T::epsilon();
-        if let Some((bv, count)) = &self.root_leaf {
+        if let Some(RootLeaf { ray_lo, ray_hi, count, .. }) = &self.root_leaf {
             ws.stats.volume_tests += 1;
-            if crate::volume::VolumeRay::new(ray).enter_box(bv.min(), bv.max(), limit * slack).is_some() {
+            if crate::volume::VolumeRay::new(ray).enter_box(ray_lo, ray_hi, limit * slack).is_some() {
                 visit_range(0, *count, &mut limit, ws);
             }
             return;

@@ -540,3 +540,19 @@ fn regression_watertight_edge_function_that_underflows() {
     v.extend([1e-300, 29041000000.0, 0.0, 0.0, 29041000000.0, 113000000.0, 0.0, 1e-300, 0.0]);
     exercise::run(&v);
 }
+
+/// Fuzz finding 39 (FUZZING.md): one triangle in the plane y = 0 with an edge along the x axis,
+/// and a ray starting 10⁻³⁰⁰ above that edge, heading down and away from the triangle in z.
+/// Geometrically it crosses the plane 10⁻³⁰⁰ outside the edge, but the watertight test's shear
+/// rounds that offset away and reports an edge hit at t ≈ 1.8·10⁻³⁰¹ (watertight, as
+/// documented). A one-leaf hierarchy tested rays against the triangle's exact box, which the
+/// ray misses by the same 10⁻³⁰⁰, where every wide node's quantized boxes are grown by a
+/// margin: the one-leaf box is now grown by the same margin.
+#[test]
+fn regression_one_leaf_tree_and_a_hit_just_outside_its_box() {
+    let mut v = vec![0.8624267578125, 0.78216552734375, 0.0030517578125, 1e-300, 0.0, -18575000000.0];
+    v.extend([-5.64727783203125, -5.64727783203125]);
+    v.extend([0.0; 8]);
+    v.extend([0.0, 0.0, 770000000.0, 0.78460693359375, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    exercise::run(&v);
+}
