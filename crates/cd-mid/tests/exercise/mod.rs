@@ -50,14 +50,22 @@ pub fn run(v: &[f64]) {
             .filter_map(|t| ray_triangle_watertight(&ray, t))
             .map(|h| h.t)
             .fold(f64::INFINITY, f64::min);
-        match bvh.cast_ray(&ray, &mut ws) {
-            Some(hit) => assert!(
-                (hit.t - brute).abs() <= 1e-9 * (1.0 + brute.abs()),
-                "{}: ray t {} vs {brute}",
-                builder.name(),
-                hit.t
-            ),
-            None => assert!(brute.is_infinite(), "{}: the ray missed a hit at {brute}", builder.name()),
+        // The 8-wide walk and the binary tree's walk (the scalar reference) find it alike.
+        let wide = bvh.cast_ray(&ray, &mut ws);
+        for (walk, got) in [("wide", wide), ("binary", bvh.cast_ray_binary(&ray, &mut ws))] {
+            match got {
+                Some(hit) => assert!(
+                    (hit.t - brute).abs() <= 1e-9 * (1.0 + brute.abs()),
+                    "{} ({walk} walk): ray t {} vs {brute}",
+                    builder.name(),
+                    hit.t
+                ),
+                None => assert!(
+                    brute.is_infinite(),
+                    "{} ({walk} walk): the ray missed a hit at {brute}",
+                    builder.name()
+                ),
+            }
         }
         // Any hit and all hits (the 8-wide tree's other two walks): hit exactly when a
         // triangle is hit, and list every hit triangle.
