@@ -22,7 +22,7 @@ use crate::bvh::Bvh;
 use crate::node::BvhNode;
 use crate::query::QueryWorkspace;
 use crate::volume::HierarchyVolume;
-use cd_geom::{Aabb, BoundingVolume, Point, PreparedRay, Ray, Real, Vector};
+use cd_geom::{Aabb, BoundingVolume, PreparedRay, Ray, Real};
 
 /// Set in a lane's `count` when the lane is a leaf (its primitives are
 /// `order[index..index + count]`); otherwise `index` is a child node.
@@ -125,21 +125,10 @@ impl<T: Real, const W: usize> WideNode<T, W> {
 pub struct WideBvh<T: Real, const W: usize> {
     nodes: Vec<WideNode<T, W>>,
     order: Vec<u32>,
-    /// The binary root when the whole hierarchy is one leaf (no wide node then).
-    root_leaf: Option<RootLeaf<T>>,
-}
-
-/// A one-leaf hierarchy: its box, the same box grown by a wide node frame's margin on every
-/// side (what rays test: the watertight triangle test may report a hit an ulp-sized distance
-/// outside the triangle's exact box, which the quantized boxes of wide nodes always absorb and
-/// the exact box did not; a ray 10⁻³⁰⁰ beside a triangle's edge once missed its hit), and its
-/// primitive count.
-#[derive(Clone, Copy, Debug)]
-struct RootLeaf<T: Real> {
-    aabb: Aabb<T, 3>,
-    ray_lo: Point<T, 3>,
-    ray_hi: Point<T, 3>,
-    count: u32,
+    /// The binary root's box when the whole hierarchy is one leaf (no wide node then). Rays
+    /// test it through [`VolumeRay::enter_box`](crate::volume::VolumeRay::enter_box), whose
+    /// slack admits the watertight test's hits a rounding distance outside it (finding 39).
+    root_leaf: Option<(Aabb<T, 3>, u32)>,
 }
 
 /// The margin by which a wide node's frame exceeds the union of its children on one axis
@@ -162,16 +151,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             return WideBvh {
                 nodes: Vec::new(),
                 order,
-                root_leaf: Some({
-                    let aabb = nodes[0].volume.bounding_aabb();
-                    let pad = Vector::<T, 3>::from_fn(|a, _| frame_pad(aabb.min()[a], aabb.max()[a]));
-                    RootLeaf {
-                        aabb,
-                        ray_lo: aabb.min() - pad,
-                        ray_hi: aabb.max() + pad,
-                        count: nodes[0].count,
-                    }
-                }),
+                root_leaf: Some((nodes[0].volume.bounding_aabb(), nodes[0].count)),
             };
         }
         let mut out: Vec<WideNode<T, W>> = vec![WideNode::empty()];
@@ -300,7 +280,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         ws: &mut QueryWorkspace<T>,
         mut leaf: impl FnMut(u32, bool),
     ) {
-        if let Some(RootLeaf { aabb: bv, count, .. }) = &self.root_leaf {
+        if let Some((bv, count)) = &self.root_leaf {
             ws.stats.volume_tests += 1;
             if cd_geom::aabb_aabb(bv, region) {
                 let inside = BoundingVolume::contains(region, bv);
@@ -369,9 +349,9 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         // Box entries are compared with the best hit so far with a few ulps of slack: rounding
         // in the slab arithmetic can put a box's entry just past a hit that lies inside it.
         let slack = T::one() + T::lit(8.0) * T::epsilon();
-        if let Some(RootLeaf { ray_lo, ray_hi, count, .. }) = &self.root_leaf {
+        if let Some((bv, count)) = &self.root_leaf {
             ws.stats.volume_tests += 1;
-            if crate::volume::VolumeRay::new(ray).enter_box(ray_lo, ray_hi, limit * slack).is_some() {
+            if crate::volume::VolumeRay::new(ray).enter_box(bv.min(), bv.max(), limit * slack).is_some() {
                 visit_range(0, *count, &mut limit, ws);
             }
             return;

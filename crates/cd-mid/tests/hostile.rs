@@ -547,8 +547,8 @@ fn regression_watertight_edge_function_that_underflows() {
 /// rounds that offset away and reports an edge hit at t ≈ 1.8·10⁻³⁰¹ (watertight, as
 /// documented). A one-leaf hierarchy tested rays against the triangle's exact box, which the
 /// ray misses by the same 10⁻³⁰⁰, where every wide node's quantized boxes are grown by a
-/// margin: the one-leaf box is now grown by the same margin, and the binary walk's box test
-/// (`VolumeRay::enter_box`) allows 16 ulps of the largest slab parameter.
+/// margin. The box test shared by the one-leaf case and the binary walk
+/// (`VolumeRay::enter_box`) now allows 16 ulps of the largest slab parameter.
 #[test]
 fn regression_one_leaf_tree_and_a_hit_just_outside_its_box() {
     let mut v = vec![0.8624267578125, 0.78216552734375, 0.0030517578125, 1e-300, 0.0, -18575000000.0];
