@@ -701,3 +701,26 @@ fn watertight_edge_functions_keep_their_sign_through_underflow() {
     let on_vertex32 = Ray::new(Point3::new(0.0f32, 1e-25, 0.0), Vector3::new(0.0, 0.0, 1e3)).unwrap();
     assert_eq!(ray_triangle_watertight(&on_vertex32, &tri32).map(|h| h.t), Some(0.0));
 }
+
+/// Fuzz finding 40: a triangle in the plane y = 0, 10⁻³⁰⁰ behind a ray leaving along +y. The
+/// hit parameter's products (edge weights of 10⁻³⁰³ times depths of −10⁻³⁰⁰) underflow to −0,
+/// which passed `t ≥ 0`: the triangle was "hit" at t = −0. Whether it lies behind is decided
+/// from the signs now; the same triangle touched by the origin itself is still hit at +0.
+#[test]
+fn watertight_triangle_just_behind_the_origin_is_missed_through_underflow() {
+    let tri = |y: f64| {
+        Triangle::new(Point3::new(0.0, y, 1e-300), Point3::new(1.2401e10, y, 0.0), Point3::new(0.0, y, 0.0))
+            .unwrap()
+    };
+    let dir = Vector3::new(0.0, 0.13946533203125, 0.0);
+    let ray = Ray::new(Point3::new(0.0030517578125, 1e-300, 0.0), dir).unwrap();
+    assert_eq!(ray_triangle_watertight(&ray, &tri(0.0)), None);
+    assert_eq!(WatertightRay::new(&ray).hit(&tri(0.0)), None);
+    // Reversed, the ray reaches the plane at t = 10⁻³⁰⁰/0.139: a hit, however tiny.
+    let back = Ray::new(*ray.origin(), -dir).unwrap();
+    let hit = ray_triangle_watertight(&back, &tri(0.0)).expect("the plane is ahead");
+    assert!(hit.t >= 0.0 && hit.t.is_sign_positive() && hit.t < 1e-299, "{hit:?}");
+    // The origin on the triangle: a hit at exactly +0 (never −0).
+    let on = ray_triangle_watertight(&ray, &tri(1e-300)).expect("the origin lies on the triangle");
+    assert!(on.t == 0.0 && on.t.is_sign_positive(), "{on:?}");
+}

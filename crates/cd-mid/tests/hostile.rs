@@ -557,3 +557,19 @@ fn regression_one_leaf_tree_and_a_hit_just_outside_its_box() {
     v.extend([0.0, 0.0, 770000000.0, 0.78460693359375, 0.0, 0.0, 0.0, 0.0, 0.0]);
     exercise::run(&v);
 }
+
+/// Fuzz finding 40: a triangle in the plane y = 0 and a ray from y = 10⁻³⁰⁰ leaving along +y.
+/// The watertight test's hit parameter underflowed to −0 and passed `t ≥ 0`, so brute force
+/// "hit" a triangle behind the origin that the k-DOP walk rightly culled. The test now decides
+/// "behind" from the signs of the weights and depths.
+#[test]
+fn regression_triangle_behind_the_origin_by_an_underflowing_distance() {
+    let mut v =
+        vec![1601000000.0, 0.78216552734375, 0.0030517578125, 1e-300, 0.0, 0.0, 0.13946533203125, 0.0, 0.0];
+    v.extend([f64::INFINITY, -0.00030517578125, 0.00030517578125, 0.0, 0.0, 0.0, 0.0]);
+    v.extend([0.0, 0.0, 1e-300]);
+    v.extend([0.0; 17]);
+    v.extend([1e-300, 12401000000.0]);
+    v.extend([0.0; 9]);
+    exercise::run(&v);
+}

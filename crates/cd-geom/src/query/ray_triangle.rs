@@ -239,6 +239,7 @@ impl<T: Real> WatertightRay<T> {
             if !(t >= zero && t <= ray.max_t() && t.is_finite()) {
                 return None;
             }
+            let t = if t == zero { zero } else { t };
             // The edge functions' "inside" can be rounding noise here: a ray almost parallel
             // to a 10¹⁰-long sliver projects it to a needle whose edges pass within an ulp of
             // the origin, and the plane then put the "hit" 3.5·10⁶ units beyond a triangle
@@ -250,9 +251,19 @@ impl<T: Real> WatertightRay<T> {
             let hit = scale_hit(zero, v * sign, w * sign, adet);
             return Some(TriangleHit { t, ..hit });
         }
+        // All depths ≤ 0 (the triangle behind the origin): the weights share det's sign, so
+        // the true parameter is negative unless every vertex behind has weight zero. Decided
+        // from the signs, not from `t_scaled`, whose products can underflow to −0 and pass
+        // `t ≥ 0`: a triangle 10⁻³⁰⁰ behind the origin was "hit" at t = −0 (fuzz finding 40).
+        if behind && [(u, az), (v, bz), (w, cz)].iter().any(|&(weight, depth)| weight != zero && depth < zero)
+        {
+            return None;
+        }
         if t_scaled < zero || t_scaled > ray.max_t() * scale * adet {
             return None;
         }
+        // +0, never −0: a weight of −0 times a zero depth would otherwise leave the sign bit.
+        let t_scaled = if t_scaled == zero { zero } else { t_scaled };
         let hit = scale_hit(t_scaled, v * sign, w * sign, adet);
         Some(TriangleHit { t: hit.t / scale, ..hit })
     }
