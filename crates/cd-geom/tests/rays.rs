@@ -724,3 +724,28 @@ fn watertight_triangle_just_behind_the_origin_is_missed_through_underflow() {
     let on = ray_triangle_watertight(&ray, &tri(1e-300)).expect("the origin lies on the triangle");
     assert!(on.t == 0.0 && on.t.is_sign_positive(), "{on:?}");
 }
+
+/// Fuzz finding 41: the ray from (2.9041·10¹⁰)³ along −(1, 1, 1) meets the sliver (9 wide,
+/// 5.7·10¹⁰ long, along the x axis) on its edge at the origin. The edge functions' rounding
+/// (their terms are 10²⁰, the sliver's own are 10¹¹) times depths of 10¹⁰ put the
+/// interpolated hit at (817, 817, 817), outside the sliver's box. Such a hit now takes its
+/// parameter from the triangle's plane: the origin, to rounding.
+#[test]
+fn watertight_sliver_hit_from_far_away_lies_on_the_sliver() {
+    let sliver = Triangle::new(
+        Point3::new(27969000000.0, 0.0, 0.0),
+        Point3::new(16705000000.0, -9.019775390625, 0.042724609375),
+        Point3::new(-29556000000.0, 0.0, 0.0),
+    )
+    .unwrap();
+    let o = 29041000000.0f64;
+    let ray =
+        Ray::new(Point3::new(o, o, o), Vector3::new(-0.00030517578125, -0.00030517578125, -0.00030517578125))
+            .unwrap();
+    let hit = ray_triangle_watertight(&ray, &sliver).expect("the ray crosses the sliver's edge");
+    assert_eq!(WatertightRay::new(&ray).hit(&sliver), Some(hit));
+    let exact = o / 0.00030517578125;
+    assert!((hit.t - exact).abs() <= 1e-12 * exact, "t = {} against {exact}", hit.t);
+    let at = ray.at(hit.t);
+    assert!(at.coords.amax() <= 1e-3, "the hit {at:?} is off the sliver");
+}

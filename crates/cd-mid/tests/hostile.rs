@@ -573,3 +573,31 @@ fn regression_triangle_behind_the_origin_by_an_underflowing_distance() {
     v.extend([0.0; 9]);
     exercise::run(&v);
 }
+
+/// Fuzz finding 41: a ray from (2.9·10¹⁰)³ along −(1, 1, 1) crosses a 9-wide, 5.7·10¹⁰-long
+/// sliver on its edge at the origin. The watertight test's interpolated depth put the hit 816
+/// units from the sliver (outside its box), nearer than the true first hit (a small triangle
+/// at 0.94), so brute force disagreed with both walks, which culled the sliver's box. A hit
+/// outside the triangle's box now takes its parameter from the triangle's plane.
+#[test]
+fn regression_sliver_hit_far_from_the_ray_origin_stays_on_the_sliver() {
+    let mut v = vec![16705000000.0, 29041000000.0, 29041000000.0, 29041000000.0, 29041000000.0];
+    v.extend([-0.00030517578125; 3]);
+    v.extend([0.0; 8]);
+    // The small triangle hit first, the sliver, and a triangle through the origin.
+    v.extend([-9.019775390625, 0.941162109375, 5.472412109375, 0.941162109375, 0.941162109375]);
+    v.extend([0.941162109375, 0.941162109375, -0.00030517578125, -0.00030517578125]);
+    v.extend([
+        27969000000.0,
+        0.0,
+        0.0,
+        16705000000.0,
+        -9.019775390625,
+        0.042724609375,
+        -29556000000.0,
+        0.0,
+        0.0,
+    ]);
+    v.extend([0.0, 0.0, 0.0, 2000000000.0, 0.0, 0.0, 5.120849609375, 16705000000.0, -20623000000.0]);
+    exercise::run(&v);
+}

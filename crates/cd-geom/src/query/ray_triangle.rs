@@ -4,7 +4,7 @@
 
 use crate::directions::widest_angle_vertex;
 use crate::exact::difference_of_products;
-use crate::{widest_angle_edges, Point, Ray, Real, Segment, Triangle, TriangleHit};
+use crate::{widest_angle_edges, Point, Ray, Real, Segment, Triangle, TriangleHit, Vector};
 
 /// Möller–Trumbore, **double-sided**: hits from either side. The division by the determinant is
 /// deferred until the barycentric tests have passed, so misses cost no division. The edges are
@@ -115,7 +115,9 @@ fn scale_hit<T: Real>(t: T, u: T, v: T, adet: T) -> TriangleHit<T> {
 /// ([`exact::difference_of_products`](crate::exact::difference_of_products)). When the
 /// triangle reaches both behind and ahead of the ray's origin along the shear axis, the hit
 /// parameter comes from the triangle's plane rather than from the sheared depths (which
-/// cancel there, badly for slivers far from the origin). Double-sided. O(1).
+/// cancel there, badly for slivers far from the origin), and so does a hit whose interpolated
+/// point lies outside the triangle's box (the edge functions' rounding for a sliver seen from
+/// far away); every reported hit lies in the triangle's box to a few ulps. Double-sided. O(1).
 ///
 /// A ray tested against many triangles (a mesh's leaves) should be prepared once with
 /// [`WatertightRay`], which gives the same answers bit for bit.
@@ -226,30 +228,11 @@ impl<T: Real> WatertightRay<T> {
         // error, which the shear of far-away vertices can make large, is multiplied by the
         // depths: a 10¹⁰-long sliver in the plane z = −3·10⁻⁴ once gave t = 6,944 for a ray
         // whose line crosses that plane behind its origin. Then t comes from the triangle's
-        // own plane instead.
+        // own plane instead (`plane_hit`).
         let behind = az < zero || bz < zero || cz < zero;
         let ahead = az > zero || bz > zero || cz > zero;
         if behind && ahead {
-            // The normal from the two edges at the widest angle: crossing the two long edges
-            // of a sliver tilts it by ε·length/width, which the plane offset of a vertex 4·10⁹
-            // away turned into t = 1,298 for a hit at t = 1.
-            let (e0, e1) = widest_angle_edges(&tri.a().coords, &tri.b().coords, &tri.c().coords);
-            let n = e0.cross(&e1);
-            let t = n.dot(&a) / n.dot(ray.dir());
-            if !(t >= zero && t <= ray.max_t() && t.is_finite()) {
-                return None;
-            }
-            let t = if t == zero { zero } else { t };
-            // The edge functions' "inside" can be rounding noise here: a ray almost parallel
-            // to a 10¹⁰-long sliver projects it to a needle whose edges pass within an ulp of
-            // the origin, and the plane then put the "hit" 3.5·10⁶ units beyond a triangle
-            // whose far corner was at 2.1 (fuzz finding 37). A real hit lies in the triangle's
-            // box, so a plane point outside it (by more than a few ulps) is no hit.
-            if !within_box(&ray.at(t), t * ray.dir().amax(), tri) {
-                return None;
-            }
-            let hit = scale_hit(zero, v * sign, w * sign, adet);
-            return Some(TriangleHit { t, ..hit });
+            return plane_hit(&ray, tri, &a, v * sign, w * sign, adet);
         }
         // All depths ≤ 0 (the triangle behind the origin): the weights share det's sign, so
         // the true parameter is negative unless every vertex behind has weight zero. Decided
@@ -265,8 +248,60 @@ impl<T: Real> WatertightRay<T> {
         // +0, never −0: a weight of −0 times a zero depth would otherwise leave the sign bit.
         let t_scaled = if t_scaled == zero { zero } else { t_scaled };
         let hit = scale_hit(t_scaled, v * sign, w * sign, adet);
-        Some(TriangleHit { t: hit.t / scale, ..hit })
+        let t = hit.t / scale;
+        // The same weights' error, multiplied by depths of 10¹⁰, once put a sliver's hit 816
+        // units from the triangle (its box 9 wide) for a ray from 2.9·10¹⁰ away whose line
+        // crosses it on an edge (fuzz finding 41): the walks culled that triangle's box, brute
+        // force took the hit. A point outside the box (by more than a few ulps) is rounding,
+        // and the triangle's plane gives the parameter instead, checked the same way.
+        if within_box(&ray.at(t), t * scale, tri) {
+            Some(TriangleHit { t, ..hit })
+        } else {
+            plane_hit(&ray, tri, &a, v * sign, w * sign, adet)
+        }
     }
+}
+
+/// The hit parameter from the triangle's plane, for a ray whose edge functions say it crosses
+/// the triangle (`v`, `w`: the signed weights, `adet` their sum's magnitude) but whose
+/// interpolated sheared depths cannot be trusted: when the triangle reaches both behind and
+/// ahead of the origin the depths cancel, and the weights' relative error, which the shear of
+/// far-away vertices can make large, is multiplied by them (a 10¹⁰-long sliver in the plane
+/// z = −3·10⁻⁴ once gave t = 6,944 for a ray whose line crosses that plane behind its origin).
+/// `a` is vertex a relative to the ray's origin. `None` when the plane's point is behind, past
+/// `max_t`, or outside the triangle's box. Out of line: rare, and kept out of the mesh walks'
+/// inner loops.
+#[cold]
+#[inline(never)]
+fn plane_hit<T: Real>(
+    ray: &Ray<T, 3>,
+    tri: &Triangle<T, 3>,
+    a: &Vector<T, 3>,
+    v: T,
+    w: T,
+    adet: T,
+) -> Option<TriangleHit<T>> {
+    let zero = T::zero();
+    // The normal from the two edges at the widest angle: crossing the two long edges of a
+    // sliver tilts it by ε·length/width, which the plane offset of a vertex 4·10⁹ away turned
+    // into t = 1,298 for a hit at t = 1.
+    let (e0, e1) = widest_angle_edges(&tri.a().coords, &tri.b().coords, &tri.c().coords);
+    let n = e0.cross(&e1);
+    let t = n.dot(a) / n.dot(ray.dir());
+    if !(t >= zero && t <= ray.max_t() && t.is_finite()) {
+        return None;
+    }
+    let t = if t == zero { zero } else { t };
+    // The edge functions' "inside" can be rounding noise here: a ray almost parallel to a
+    // 10¹⁰-long sliver projects it to a needle whose edges pass within an ulp of the origin,
+    // and the plane then put the "hit" 3.5·10⁶ units beyond a triangle whose far corner was at
+    // 2.1 (fuzz finding 37). A real hit lies in the triangle's box, so a plane point outside it
+    // (by more than a few ulps) is no hit.
+    if !within_box(&ray.at(t), t * ray.dir().amax(), tri) {
+        return None;
+    }
+    let hit = scale_hit(zero, v, w, adet);
+    Some(TriangleHit { t, ..hit })
 }
 
 /// `p·q − r·s` recomputed from exact products, for an edge function that rounded to zero.
@@ -308,13 +343,21 @@ fn exact_edge<T: Real>(p: T, q: T, r: T, s: T) -> T {
 /// few ulps). No more: at t = 0 the point is the origin itself, exact, and the hierarchies'
 /// slab tests cull a box whose face it misses by three ulps (a fuzz input of finding 37's
 /// run had a "hit" there that the tree rightly skipped).
+///
+/// Run on every hit of a mesh walk, so written with plain comparisons and no minima or
+/// maxima (which handle NaN at a cost): inside the box on an axis means some vertex reaches
+/// `p − slack` and some vertex is below `p + slack`. A non-finite `p` is outside.
+#[inline]
 fn within_box<T: Real>(p: &Point<T, 3>, travel: T, tri: &Triangle<T, 3>) -> bool {
     let [a, b, c] = tri.vertices();
-    let slack = T::epsilon() * (p.coords.amax() + T::lit(4.0) * travel);
-    (0..3).all(|i| {
-        let (lo, hi) = (a[i].min(b[i]).min(c[i]), a[i].max(b[i]).max(c[i]));
-        p[i] >= lo - slack && p[i] <= hi + slack
-    })
+    let larger = |x: T, y: T| if x > y { x } else { y };
+    let size = larger(larger(p.x.abs(), p.y.abs()), p.z.abs());
+    let slack = T::epsilon() * (size + T::lit(4.0) * travel);
+    let axis = |i: usize| {
+        let (lo, hi) = (p[i] - slack, p[i] + slack);
+        (a[i] >= lo) | (b[i] >= lo) | (c[i] >= lo) && (a[i] <= hi) | (b[i] <= hi) | (c[i] <= hi)
+    };
+    axis(0) & axis(1) & axis(2)
 }
 
 /// Where segment `s` crosses triangle `tri` (3D), if it does: the segment as a ray with
