@@ -11,7 +11,7 @@
 //! Both validate their input once, at construction, so the queries that take them cannot be
 //! handed a NaN or a velocity large enough to overflow.
 
-use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Point3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
 use cd_geom::{GeomError, GeomResult, Real, Vector};
 
@@ -117,12 +117,14 @@ impl<T: Real, const D: usize> LinearMotion<T, D> {
 }
 
 impl<T: Real> LinearMotion<T, 3> {
-    /// The same motion seen in a rotated frame (velocities rotated; no re-validation needed:
-    /// a rotation keeps every bound).
-    pub(crate) fn rotated(&self, rotation: &UnitQuaternion<T>) -> Self {
+    /// The relative motion seen in a frame whose axes are the columns of `rotation`: A moves
+    /// with the relative velocity expressed in that frame, B stays still. One rotation of one
+    /// vector; no re-validation needed (the relative displacement was checked, and a rotation
+    /// keeps its length).
+    pub(crate) fn relative_in(&self, rotation: &Rotation3<T>) -> Self {
         Self {
-            velocity_a: rotation * self.velocity_a,
-            velocity_b: rotation * self.velocity_b,
+            velocity_a: rotation.inverse_transform_vector(&self.relative_velocity()),
+            velocity_b: Vector::zeros(),
             max_time: self.max_time,
         }
     }

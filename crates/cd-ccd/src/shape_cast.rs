@@ -20,7 +20,7 @@
 //! the true time of impact: an iteration cap returns a safe lower bound. Radii (sphere and
 //! capsule cores) are handled exactly, without running GJK on curved shapes.
 
-use nalgebra::{Isometry, Isometry3};
+use nalgebra::{Isometry, Isometry3, Point3};
 
 use cd_geom::{MinkowskiSum, Real, SupportMap, Transformed, Vector};
 use cd_narrow::{gjk_distance, GjkCache, GjkConfig, GjkStatus, Simplex, SimplexVertex};
@@ -276,18 +276,27 @@ where
     A: SupportMap<T, 3> + ?Sized,
     B: SupportMap<T, 3> + ?Sized,
 {
-    let relative = pose_a.inv_mul(pose_b);
+    // Everything through rotation matrices, each rotation of a vector 9 products where a
+    // quaternion takes about 15: B's pose in A's frame, the relative velocity in A's frame
+    // (B static there), and the answers back to world space.
+    let rotation_a = pose_a.rotation.to_rotation_matrix();
     let b_in_a = Transformed::new(
         b,
-        Isometry::from_parts(relative.translation, relative.rotation.to_rotation_matrix()),
+        Isometry::from_parts(
+            rotation_a
+                .inverse_transform_vector(&(pose_b.translation.vector - pose_a.translation.vector))
+                .into(),
+            rotation_a.inverse() * pose_b.rotation.to_rotation_matrix(),
+        ),
     );
-    let to_a = pose_a.rotation.inverse();
-    let local = motion.rotated(&to_a);
+    let local = motion.relative_in(&rotation_a);
     let toi = shape_cast(a, radius_a, &b_in_a, radius_b, &local, config)?;
+    // B moved by its own velocity meanwhile (the cast held it still).
+    let to_world = |p: &Point3<T>| rotation_a * p + pose_a.translation.vector + motion.offset_b(toi.time);
     Some(Toi {
-        point_a: pose_a.transform_point(&toi.point_a),
-        point_b: pose_a.transform_point(&toi.point_b),
-        normal: pose_a.rotation * toi.normal,
+        point_a: to_world(&toi.point_a),
+        point_b: to_world(&toi.point_b),
+        normal: rotation_a * toi.normal,
         ..toi
     })
 }

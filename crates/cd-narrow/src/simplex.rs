@@ -316,7 +316,9 @@ fn triangle_areas<T: Real, const D: usize>(
     } else {
         let (u, v) = shortest_edges(p, q, r);
         let (n, nn) = cross3(&u, &v);
-        if nn <= T::zero() || !nn.is_finite() {
+        // Positive and finite, by two comparisons (NaN fails both; `is_finite` compiles to
+        // integer bit tests here).
+        if !(nn > T::zero() && nn < T::infinity()) {
             return ([T::zero(); 3], T::zero(), projection);
         }
         // Origin projected on the triangle's plane.
@@ -383,23 +385,24 @@ pub(crate) fn shortest_edges<T: Real, const D: usize>(
 
 /// Closest point of a tetrahedron (3D only) to the origin.
 fn tetrahedron<T: Real, const D: usize>(w: &[Vector<T, D>; 4]) -> Solution<T, D> {
-    let det = |a: &Vector<T, D>, b: &Vector<T, D>, c: &Vector<T, D>| {
-        a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-            + a[2] * (b[0] * c[1] - b[1] * c[0])
-    };
-    // Signed volume of the tetrahedron with vertex i replaced by the origin, relative to
-    // vertex 0 of the remaining ones: vol(a, b, c, d) = det(b - a, c - a, d - a).
-    let vol = |a: &Vector<T, D>, b: &Vector<T, D>, c: &Vector<T, D>, d: &Vector<T, D>| {
-        det(&(b - a), &(c - a), &(d - a))
-    };
-    let o = Vector::zeros();
-    let total = vol(&w[0], &w[1], &w[2], &w[3]);
+    // Signed volume of the tetrahedron with vertex i replaced by the origin: the cofactors of
+    // the 4×4 matrix with columns (wᵢ, 1), i.e. ± det of the other three vertices. The four
+    // 3×3 determinants share their six 2×2 minors in (x, y), so they cost 24 products, not
+    // the 60 of four separate edge-based volumes; and the whole volume is their sum, so "all
+    // four have its sign" is decided consistently (Montanari et al.'s signed volumes).
+    let minor = |a: usize, b: usize| w[a][0] * w[b][1] - w[a][1] * w[b][0];
+    let (m01, m02, m03, m12, m13, m23) =
+        (minor(0, 1), minor(0, 2), minor(0, 3), minor(1, 2), minor(1, 3), minor(2, 3));
+    // det(wa, wb, wc) by expansion along z.
+    let det =
+        |a: usize, b: usize, c: usize, mbc: T, mac: T, mab: T| w[a][2] * mbc - w[b][2] * mac + w[c][2] * mab;
     let c = [
-        vol(&o, &w[1], &w[2], &w[3]),
-        vol(&w[0], &o, &w[2], &w[3]),
-        vol(&w[0], &w[1], &o, &w[3]),
-        vol(&w[0], &w[1], &w[2], &o),
+        det(1, 2, 3, m23, m13, m12),
+        -det(0, 2, 3, m23, m03, m02),
+        det(0, 1, 3, m13, m03, m01),
+        -det(0, 1, 2, m12, m02, m01),
     ];
+    let total = (c[0] + c[1]) + (c[2] + c[3]);
     // A (nearly) flat tetrahedron has a volume at rounding level: the signs of the sub-volumes
     // are then noise, and "all the same sign" would claim the origin inside with weights that
     // do not reproduce it. Treat it as the union of its faces instead.

@@ -276,10 +276,22 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// Index of a vertex maximizing `dir · v`, starting the climb at `hint` (pass the previous
     /// answer for temporal coherence). Linear scan below 64 vertices (measured faster than the
     /// climb there: no neighbour lists to chase), hill climbing above.
+    ///
+    /// Inlined into its callers with the scan (GJK's loop then keeps its values in registers
+    /// across the two support calls of a step instead of spilling them around calls); the
+    /// climb stays out of line.
+    #[inline]
     pub fn support_index(&self, dir: &Vector<T, 3>, hint: usize) -> usize {
         if self.vertices.len() < Self::HILL_CLIMB_MIN_VERTICES {
-            return lanes_support(&self.soa, dir);
+            lanes_support(&self.soa, dir)
+        } else {
+            self.climb(dir, hint)
         }
+    }
+
+    /// The hill climb of [`ConvexPolyhedron::support_index`] from vertex `hint`.
+    #[inline(never)]
+    fn climb(&self, dir: &Vector<T, 3>, hint: usize) -> usize {
         let mut best = hint.min(self.vertices.len() - 1);
         let mut best_dot = dir.dot(&self.vertices[best].coords);
         // Each step strictly increases the dot product, so the climb ends; on a convex
@@ -443,6 +455,7 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
 /// branch, no chain from one vertex to the next within a lane group), then the lanes are
 /// merged. The same answer as the scan: the first vertex reaching the largest projection
 /// (ties go to the smallest index), vertex 0 when no projection compares (a NaN direction).
+#[inline(always)]
 fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     let mut best = [-T::infinity(); LANES];
     // Each lane keeps the number of the chunk holding its best vertex, in the coordinates' own
@@ -458,7 +471,11 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
             let s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
             let better = s > best[l];
             best[l] = if better { s } else { best[l] };
-            chunk[l] = if better { current[l] } else { chunk[l] };
+            // `better ? current : chunk` as a mask and a maximum (the current chunk number is
+            // never below the kept one, and both are ≥ 0): two packed instructions where the
+            // blend of SSE2 takes three.
+            let candidate = if better { current[l] } else { T::zero() };
+            chunk[l] = if candidate > chunk[l] { candidate } else { chunk[l] };
             current[l] += T::one();
         }
     }
@@ -482,7 +499,9 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     let mut lane = T::zero();
     let mut key = [T::zero(); LANES];
     for l in 0..LANES {
-        key[l] = if best[l] == top { chunk[l] * eight + lane } else { T::infinity() };
+        // +∞ added off the maximum: a mask and an add, where a blend takes three.
+        let off = if best[l] == top { T::zero() } else { T::infinity() };
+        key[l] = chunk[l] * eight + lane + off;
         lane += T::one();
     }
     // A small whole number: `as u32` is one conversion (no usize range fix-ups). An empty

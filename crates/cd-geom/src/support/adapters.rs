@@ -31,7 +31,7 @@ where
         let local = self.pose.inverse_transform_vector(d);
         self.pose.transform_point(&self.shape.support(&local))
     }
-    #[inline]
+    #[inline(always)]
     fn support_from(&self, d: &Vector<T, D>, hint: &mut u32) -> Point<T, D> {
         let local = self.pose.inverse_transform_vector(d);
         self.pose.transform_point(&self.shape.support_from(&local, hint))

@@ -258,7 +258,7 @@ impl<T: Real> SupportMap<T, 3> for ConvexPolyhedron<T> {
     }
     /// [`ConvexPolyhedron::support_index`] from the hinted vertex (a climb from there at 64
     /// vertices and more, a scan below).
-    #[inline]
+    #[inline(always)]
     fn support_from(&self, d: &Vector<T, 3>, hint: &mut u32) -> Point<T, 3> {
         let i = self.support_index(d, *hint as usize);
         *hint = i as u32;
