@@ -276,9 +276,10 @@ where
     A: SupportMap<T, 3> + ?Sized,
     B: SupportMap<T, 3> + ?Sized,
 {
-    // Everything through rotation matrices, each rotation of a vector 9 products where a
-    // quaternion takes about 15: B's pose in A's frame, the relative velocity in A's frame
-    // (B static there), and the answers back to world space.
+    // Vectors are rotated through matrices, 9 products where a quaternion takes about 15:
+    // B's offset and the relative velocity into A's frame (B static there), and the answers
+    // back to world space. B's relative rotation is one quaternion product, then a matrix
+    // (cheaper than a second matrix and a matrix product).
     let rotation_a = pose_a.rotation.to_rotation_matrix();
     let b_in_a = Transformed::new(
         b,
@@ -286,7 +287,7 @@ where
             rotation_a
                 .inverse_transform_vector(&(pose_b.translation.vector - pose_a.translation.vector))
                 .into(),
-            rotation_a.inverse() * pose_b.rotation.to_rotation_matrix(),
+            (pose_a.rotation.inverse() * pose_b.rotation).to_rotation_matrix(),
         ),
     );
     let local = motion.relative_in(&rotation_a);
