@@ -749,3 +749,35 @@ fn watertight_sliver_hit_from_far_away_lies_on_the_sliver() {
     let at = ray.at(hit.t);
     assert!(at.coords.amax() <= 1e-3, "the hit {at:?} is off the sliver");
 }
+
+/// `WatertightRay::hit_within` is `hit` filtered to `t ≤ limit`, exactly, for limits just
+/// below, at and just above each hit, zero, infinity, and a ray `max_t` below the limit.
+#[test]
+fn watertight_hit_within_is_hit_filtered_by_the_limit() {
+    let mut bits = xorshift(0x5eed_1234_abcd_0077);
+    let mut unit = move || (bits() >> 11) as f64 / (1u64 << 53) as f64;
+    let mut hits = 0;
+    for _ in 0..4000 {
+        let c: Vec<f64> = (0..14).map(|_| unit()).collect();
+        let p = |i: usize| Point3::new(c[i] * 4.0 - 2.0, c[i + 1] * 4.0 - 2.0, c[i + 2] * 4.0 - 2.0);
+        let Ok(tri) = Triangle::new(p(0), p(3), p(6)) else { continue };
+        // Aimed at a point of the triangle (slightly outside it at times).
+        let (wu, wv) = (c[12] * 1.1 - 0.05, c[13] * 1.1 - 0.05);
+        let (o, target) =
+            (p(9) * 3.0, tri.a() + (tri.b() - tri.a()) * wu * 0.5 + (tri.c() - tri.a()) * wv * 0.5);
+        let Ok(ray) = Ray::new(o, target - o) else { continue };
+        let ray = if unit() < 0.2 { ray.with_max_t(unit()).unwrap() } else { ray };
+        let prepared = WatertightRay::new(&ray);
+        let full = prepared.hit(&tri);
+        let t = full.map_or(1.0, |h| h.t);
+        hits += usize::from(full.is_some());
+        for limit in [t, t.next_down(), t.next_up(), 0.0, f64::INFINITY, t * 0.5, t * 2.0] {
+            assert_eq!(
+                prepared.hit_within(&tri, limit),
+                full.filter(|h| h.t <= limit),
+                "{tri:?} {ray:?} {limit}"
+            );
+        }
+    }
+    assert!(hits > 2000, "only {hits} hits");
+}

@@ -131,7 +131,8 @@ impl<T: Real, B: HierarchyVolume<T, 3>> MeshBvh<T, B> {
     ) -> impl FnMut(u32, T) -> Option<T> + 'a {
         let prepared = WatertightRay::new(ray);
         move |tri, limit| {
-            let h = prepared.hit(self.tri(tri))?;
+            // Hits beyond the current best are dropped before their division.
+            let h = prepared.hit_within(self.tri(tri), limit)?;
             if h.t <= limit && best.is_none_or(|b| h.t < b.t) {
                 *best = Some(MeshRayHit { triangle: tri, t: h.t, u: h.u, v: h.v });
             }

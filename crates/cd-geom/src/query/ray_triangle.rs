@@ -188,7 +188,17 @@ impl<T: Real> WatertightRay<T> {
     /// The hit on `tri`, exactly as [`ray_triangle_watertight`] reports it.
     #[inline]
     pub fn hit(&self, tri: &Triangle<T, 3>) -> Option<TriangleHit<T>> {
+        self.hit_within(tri, self.ray.max_t())
+    }
+
+    /// [`WatertightRay::hit`] for a caller that only wants hits up to `limit` (a closest-hit
+    /// search's current best): a hit at or before `limit` comes back exactly as `hit` gives
+    /// it, a hit beyond it is `None`, mostly before its division and box check. `limit` above
+    /// the ray's `max_t` means the ray's.
+    #[inline]
+    pub fn hit_within(&self, tri: &Triangle<T, 3>, limit: T) -> Option<TriangleHit<T>> {
         let zero = T::zero();
+        let max_t = if limit < self.ray.max_t() { limit } else { self.ray.max_t() };
         let WatertightRay { ray, scale, kx, ky, kz, sx, sy, sz } = *self;
         let a = tri.a() - ray.origin();
         let b = tri.b() - ray.origin();
@@ -232,7 +242,7 @@ impl<T: Real> WatertightRay<T> {
         let behind = az < zero || bz < zero || cz < zero;
         let ahead = az > zero || bz > zero || cz > zero;
         if behind && ahead {
-            return plane_hit(&ray, tri, &a, v * sign, w * sign, adet);
+            return plane_hit(&ray, max_t, tri, &a, v * sign, w * sign, adet);
         }
         // All depths ≤ 0 (the triangle behind the origin): the weights share det's sign, so
         // the true parameter is negative unless every vertex behind has weight zero. Decided
@@ -242,13 +252,18 @@ impl<T: Real> WatertightRay<T> {
         {
             return None;
         }
-        if t_scaled < zero || t_scaled > ray.max_t() * scale * adet {
+        // `max_t` padded by a few ulps here, so no hit at or before it is lost to the rounding
+        // of this product; the parameter itself is compared below.
+        if t_scaled < zero || t_scaled > max_t * scale * adet * (T::one() + T::lit(4.0) * T::epsilon()) {
             return None;
         }
         // +0, never −0: a weight of −0 times a zero depth would otherwise leave the sign bit.
         let t_scaled = if t_scaled == zero { zero } else { t_scaled };
         let hit = scale_hit(t_scaled, v * sign, w * sign, adet);
         let t = hit.t / scale;
+        if t > max_t {
+            return None;
+        }
         // The same weights' error, multiplied by depths of 10¹⁰, once put a sliver's hit 816
         // units from the triangle (its box 9 wide) for a ray from 2.9·10¹⁰ away whose line
         // crosses it on an edge (fuzz finding 41): the walks culled that triangle's box, brute
@@ -257,7 +272,7 @@ impl<T: Real> WatertightRay<T> {
         if within_box(&ray.at(t), t * scale, tri) {
             Some(TriangleHit { t, ..hit })
         } else {
-            plane_hit(&ray, tri, &a, v * sign, w * sign, adet)
+            plane_hit(&ray, max_t, tri, &a, v * sign, w * sign, adet)
         }
     }
 }
@@ -269,12 +284,13 @@ impl<T: Real> WatertightRay<T> {
 /// far-away vertices can make large, is multiplied by them (a 10¹⁰-long sliver in the plane
 /// z = −3·10⁻⁴ once gave t = 6,944 for a ray whose line crosses that plane behind its origin).
 /// `a` is vertex a relative to the ray's origin. `None` when the plane's point is behind, past
-/// `max_t`, or outside the triangle's box. Out of line: rare, and kept out of the mesh walks'
+/// `max_t` (at most the ray's), or outside the triangle's box. Out of line: rare, and kept out of the mesh walks'
 /// inner loops.
 #[cold]
 #[inline(never)]
 fn plane_hit<T: Real>(
     ray: &Ray<T, 3>,
+    max_t: T,
     tri: &Triangle<T, 3>,
     a: &Vector<T, 3>,
     v: T,
@@ -288,7 +304,7 @@ fn plane_hit<T: Real>(
     let (e0, e1) = widest_angle_edges(&tri.a().coords, &tri.b().coords, &tri.c().coords);
     let n = e0.cross(&e1);
     let t = n.dot(a) / n.dot(ray.dir());
-    if !(t >= zero && t <= ray.max_t() && t.is_finite()) {
+    if !(t >= zero && t <= max_t && t.is_finite()) {
         return None;
     }
     let t = if t == zero { zero } else { t };
