@@ -8,9 +8,9 @@
 use cd_bv::aabb_from_points;
 use cd_geom::{
     aabb_aabb, closest_point_on_triangle, ray_triangle_watertight, triangle_aabb, triangle_triangle, Aabb,
-    Ray, Triangle,
+    Ball, Dop18, Dop26, Obb, Ray, Triangle,
 };
-use cd_mid::{BuildConfig, Builder, MeshBvh, Motion, QueryWorkspace, TriMesh};
+use cd_mid::{BuildConfig, Builder, HierarchyVolume, MeshBvh, Motion, QueryWorkspace, SatLiteObb, TriMesh};
 use nalgebra::{Isometry3, Point3, Vector3};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -63,6 +63,31 @@ pub fn run(v: &[f64]) {
                 None => assert!(
                     brute.is_infinite(),
                     "{} ({walk} walk): the ray missed a hit at {brute}",
+                    builder.name()
+                ),
+            }
+        }
+        // The binary walk over every other volume type: each culls the ray with its own test
+        // (slabs, a sphere, an oriented box, a k-DOP) and must not cull a hit brute force sees.
+        let other_volumes: [(&str, Option<Option<f64>>); 5] = [
+            ("ball", binary_ray::<Ball<f64, 3>>(&bvh, &config, &ray, &mut ws)),
+            ("obb", binary_ray::<Obb<f64, 3>>(&bvh, &config, &ray, &mut ws)),
+            ("sat-lite obb", binary_ray::<SatLiteObb<f64>>(&bvh, &config, &ray, &mut ws)),
+            ("18-dop", binary_ray::<Dop18<f64>>(&bvh, &config, &ray, &mut ws)),
+            ("26-dop", binary_ray::<Dop26<f64>>(&bvh, &config, &ray, &mut ws)),
+        ];
+        for (volume, got) in other_volumes {
+            match got {
+                // The hierarchy was refused (a volume that cannot be fitted): nothing to check.
+                None => {}
+                Some(Some(t)) => assert!(
+                    (t - brute).abs() <= 1e-9 * (1.0 + brute.abs()),
+                    "{} ({volume} binary walk): ray t {t} vs {brute}",
+                    builder.name()
+                ),
+                Some(None) => assert!(
+                    brute.is_infinite(),
+                    "{} ({volume} binary walk): the ray missed a hit at {brute}",
                     builder.name()
                 ),
             }
@@ -145,4 +170,16 @@ pub fn run(v: &[f64]) {
             builder.name()
         );
     }
+}
+
+/// The binary walk's closest hit over the same mesh with volume type `B` (`None` when that
+/// hierarchy is refused).
+fn binary_ray<B: HierarchyVolume<f64, 3>>(
+    aabb_tree: &MeshBvh<f64, Aabb<f64, 3>>,
+    config: &BuildConfig,
+    ray: &Ray<f64, 3>,
+    ws: &mut QueryWorkspace<f64>,
+) -> Option<Option<f64>> {
+    let bvh = MeshBvh::<f64, B>::with_config(aabb_tree.mesh().clone(), config).ok()?;
+    Some(bvh.cast_ray_binary(ray, ws).map(|h| h.t))
 }
