@@ -31,6 +31,8 @@ where
         let local = self.pose.inverse_transform_vector(d);
         self.pose.transform_point(&self.shape.support(&local))
     }
+    // Always inlined, like the polyhedron's: the wrapped support then inlines into the GJK
+    // loop too.
     #[inline(always)]
     fn support_from(&self, d: &Vector<T, D>, hint: &mut u32) -> Point<T, D> {
         let local = self.pose.inverse_transform_vector(d);
