@@ -564,6 +564,48 @@ mod tests {
         }
     }
 
+    /// Tetrahedra of size ~1 far from the origin (10 to 10⁴ away: GJK distance between
+    /// far-apart shapes), in f64 and in f32, against the closest point over their faces in
+    /// f64. The signed volumes are cofactors of the vertices themselves, whose rounding grows
+    /// with the distance cubed; the flatness threshold is relative to that same scale, so such
+    /// tetrahedra are resolved through their faces and the distance stays right.
+    #[test]
+    fn far_tetrahedra_match_brute_force() {
+        use cd_geom::{closest_point_on_triangle, Triangle};
+        let mut unit = crate::test_support::unit_stream(0x9e37_79b9_0bad_cafe);
+        let brute = |w: &[Vector3<f64>; 4]| {
+            FACES
+                .iter()
+                .map(|f| {
+                    let tri =
+                        Triangle::new(Point3::from(w[f[0]]), Point3::from(w[f[1]]), Point3::from(w[f[2]]));
+                    tri.map_or(f64::INFINITY, |t| {
+                        closest_point_on_triangle(&Point3::origin(), &t).0.coords.norm()
+                    })
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        for case in 0..3000 {
+            let far = 10f64.powf(1.0 + 3.0 * unit());
+            let dir = Vector3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5).normalize();
+            let w: [Vector3<f64>; 4] =
+                core::array::from_fn(|_| dir * far + Vector3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5));
+            let expected = brute(&w);
+            let mut s64 = Simplex::single(vertex(w[0].into()));
+            (1..4).for_each(|i| s64.push(vertex(w[i].into())));
+            let got = s64.reduce().norm();
+            assert!((got - expected).abs() <= 1e-9 * far, "case {case} (f64): {got} against {expected}");
+            // The same points rounded to f32, the oracle on those rounded points.
+            let w32: [Vector3<f32>; 4] = core::array::from_fn(|i| w[i].cast::<f32>());
+            let expected = brute(&core::array::from_fn(|i| w32[i].cast::<f64>()));
+            let v32 = |x: Vector3<f32>| SimplexVertex::new(Point3::from(x), Point3::origin());
+            let mut s32 = Simplex::single(v32(w32[0]));
+            (1..4).for_each(|i| s32.push(v32(w32[i])));
+            let got = f64::from(s32.reduce().norm());
+            assert!((got - expected).abs() <= 1e-5 * far, "case {case} (f32): {got} against {expected}");
+        }
+    }
+
     /// Flat tetrahedra (four coplanar points: the linear shape cast's last step) against the
     /// closest point over their four faces: the same distance, from the face that holds it.
     #[test]
