@@ -601,3 +601,19 @@ fn regression_sliver_hit_far_from_the_ray_origin_stays_on_the_sliver() {
     v.extend([0.0, 0.0, 0.0, 2000000000.0, 0.0, 0.0, 5.120849609375, 16705000000.0, -20623000000.0]);
     exercise::run(&v);
 }
+
+/// Fuzz finding 42: the ray of finding 41 (from (2.9·10¹⁰)³ along −(1, 1, 1)) hits a triangle
+/// 3·10⁻⁴ across at its corner (−3·10⁻⁴)³. The OBB fitted to the triangle is padded by ulps of
+/// its own size; the ray's rounding in the box's frame is ulps of 2.9·10¹⁰, so the exact slab
+/// test missed the corner and the OBB tree's binary walk lost the hit. Ball, OBB and k-DOP
+/// ray tests now grow their volume by 16 ulps of the ray origin's offset
+/// (`VolumeRay::rounding_reach`).
+#[test]
+fn regression_corner_hit_from_far_away_through_fitted_volumes() {
+    let mut v = vec![16705000000.0, 29041000000.0, 29041000000.0, 29041000000.0, 29041000000.0];
+    v.extend([-0.00030517578125; 3]);
+    v.extend([0.0; 8]);
+    let q = -0.00030517578125;
+    v.extend([0.0, q, 0.0, 0.0, q, q, q, q, q]);
+    exercise::run(&v);
+}
