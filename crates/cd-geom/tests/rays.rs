@@ -781,3 +781,27 @@ fn watertight_hit_within_is_hit_filtered_by_the_limit() {
     }
     assert!(hits > 2000, "only {hits} hits");
 }
+
+/// Fuzz finding 43: a triangle 3·10¹⁰ across whose plane the ray along +x nearly grazes, with
+/// the ray's origin 0.043 *past* vertex b on the ray's line. The sheared depths straddle the
+/// origin, so the parameter comes from the plane; from vertex a (4·10¹⁰ away) its offset
+/// cancelled to 0 and the origin was "on" the triangle at t = 0. From the nearest vertex it is
+/// exact: the line meets the triangle behind the origin, no hit; a ray starting 0.06 before b
+/// meets it at b.
+#[test]
+fn watertight_plane_offset_comes_from_the_nearest_vertex() {
+    let tri = Triangle::new(
+        Point3::new(-5.1910400390625, -6.6668701171875, -6.6668701171875),
+        Point3::new(8.86260986328125, 29041000000.0, 29041000000.0),
+        Point3::new(16753000000.0, -9.01336669921875, -9.019775390625),
+    )
+    .unwrap();
+    let dir = Vector3::new(1393000000.0, 0.0, 0.0);
+    let past = Ray::new(Point3::new(8.90594482421875, 29041000000.0, 29041000000.0), dir).unwrap();
+    assert_eq!(ray_triangle_watertight(&past, &tri), None);
+    assert_eq!(WatertightRay::new(&past).hit(&tri), None);
+    let before = Ray::new(Point3::new(8.8, 29041000000.0, 29041000000.0), dir).unwrap();
+    let hit = ray_triangle_watertight(&before, &tri).expect("the ray reaches vertex b");
+    let exact = (8.86260986328125f64 - 8.8) / 1393000000.0;
+    assert!((hit.t - exact).abs() <= 1e-6 * exact, "t = {} against {exact}", hit.t);
+}

@@ -617,3 +617,18 @@ fn regression_corner_hit_from_far_away_through_fitted_volumes() {
     v.extend([0.0, q, 0.0, 0.0, q, q, q, q, q]);
     exercise::run(&v);
 }
+
+/// Fuzz finding 43: a ray along +x starting 0.043 past a vertex of a 3·10¹⁰-wide triangle whose
+/// plane it nearly grazes. The watertight test took the plane's offset from a vertex 4·10¹⁰
+/// away, where it cancelled to 0, and put the origin on the triangle (t = 0, a point off the
+/// triangle); the ball tree's binary walk rightly culled it. The offset now comes from the
+/// nearest vertex: no hit anywhere.
+#[test]
+fn regression_grazing_ray_past_a_vertex_of_a_huge_triangle() {
+    let mut v = vec![0.0, 0.0, 8.90594482421875, 29041000000.0, 29041000000.0, 1393000000.0, 0.0, 0.0];
+    v.extend([0.0; 8]);
+    v.extend([-5.1910400390625, -6.6668701171875, -6.6668701171875]);
+    v.extend([8.86260986328125, 29041000000.0, 29041000000.0]);
+    v.extend([16753000000.0, -9.01336669921875, -9.019775390625]);
+    exercise::run(&v);
+}

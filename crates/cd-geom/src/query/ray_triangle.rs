@@ -283,7 +283,8 @@ impl<T: Real> WatertightRay<T> {
 /// ahead of the origin the depths cancel, and the weights' relative error, which the shear of
 /// far-away vertices can make large, is multiplied by them (a 10¹⁰-long sliver in the plane
 /// z = −3·10⁻⁴ once gave t = 6,944 for a ray whose line crosses that plane behind its origin).
-/// `a` is vertex a relative to the ray's origin. `None` when the plane's point is behind, past
+/// `a` is vertex a relative to the ray's origin (the others are measured here: the plane's
+/// offset is taken from the nearest). `None` when the plane's point is behind, past
 /// `max_t` (at most the ray's), or outside the triangle's box. Out of line: rare, and kept out of the mesh walks'
 /// inner loops.
 #[cold]
@@ -303,7 +304,13 @@ fn plane_hit<T: Real>(
     // into t = 1,298 for a hit at t = 1.
     let (e0, e1) = widest_angle_edges(&tri.a().coords, &tri.b().coords, &tri.c().coords);
     let n = e0.cross(&e1);
-    let t = n.dot(a) / n.dot(ray.dir());
+    // The plane's offset from the vertex nearest the ray's origin: `n·(v − o)` is off by about
+    // ε·|n|·|v − o|, and the vertices are all on the plane. From a vertex 4·10¹⁰ away the
+    // offset of a ray grazing a 10¹⁰-wide triangle came out 0 instead of 8·10⁶, putting its
+    // origin, 0.04 past the near vertex, on the triangle (fuzz finding 43).
+    let near = |v: &Vector<T, 3>, w: &Vector<T, 3>| if w.amax() < v.amax() { *w } else { *v };
+    let rel = near(&near(a, &(tri.b() - ray.origin())), &(tri.c() - ray.origin()));
+    let t = n.dot(&rel) / n.dot(ray.dir());
     if !(t >= zero && t <= max_t && t.is_finite()) {
         return None;
     }
