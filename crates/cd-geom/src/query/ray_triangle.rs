@@ -209,7 +209,7 @@ impl<T: Real> WatertightRay<T> {
         // The edge functions, each a difference of two products. One that rounds to exactly
         // zero (the ray through an edge or a vertex, a cancellation, or products too small for
         // T) is recomputed from exact products, so its sign is right (Woop et al. recompute in
-        // higher precision); see `exact_edge_sign`.
+        // higher precision); see `exact_edge`.
         let edge = |p: T, q: T, r: T, s: T| {
             let value = p * q - r * s;
             if value != T::zero() {
