@@ -805,3 +805,26 @@ fn watertight_plane_offset_comes_from_the_nearest_vertex() {
     let exact = (8.86260986328125f64 - 8.8) / 1393000000.0;
     assert!((hit.t - exact).abs() <= 1e-6 * exact, "t = {} against {exact}", hit.t);
 }
+
+/// Fuzz finding 44: a ray down the z axis in the plane of a sliver (two vertices on the axis,
+/// 10⁻³⁰⁰ across it, the third 8 units beside it) passes through one vertex's projection, so
+/// the edge functions say "inside"; the plane's parameter was rounding noise and the "hit" 8
+/// units off the sliver. A ray within the normal's rounding of the plane misses, like an
+/// exactly coplanar one; a ray across the plane still hits.
+#[test]
+fn watertight_ray_in_a_slivers_plane_misses() {
+    let tri = Triangle::new(
+        Point3::new(1e-300f64, 0.0, 12657000000.0),
+        Point3::new(0.0, 0.0, 2000000000.0),
+        Point3::new(5.72540283203125, 5.72540283203125, -8.57147216796875),
+    )
+    .unwrap();
+    let down = Ray::new(Point3::origin(), Vector3::new(0.0, -0.0, -8.59039306640625)).unwrap();
+    assert_eq!(ray_triangle_watertight(&down, &tri), None);
+    assert_eq!(WatertightRay::new(&down).hit(&tri), None);
+    // Across the plane (normal about (1, −1, 0)), onto a point of the triangle: a hit at t = 1.
+    let target = tri.at_barycentric(0.3, 0.3);
+    let across = Ray::new(target - Vector3::new(1.0, -1.0, 0.0), Vector3::new(1.0, -1.0, 0.0)).unwrap();
+    let hit = ray_triangle_watertight(&across, &tri).expect("the ray crosses the plane on the triangle");
+    assert!((hit.t - 1.0).abs() < 1e-6, "{hit:?}");
+}

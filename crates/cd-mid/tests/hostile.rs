@@ -632,3 +632,17 @@ fn regression_grazing_ray_past_a_vertex_of_a_huge_triangle() {
     v.extend([16753000000.0, -9.01336669921875, -9.019775390625]);
     exercise::run(&v);
 }
+
+/// Fuzz finding 44: a ray down the z axis, lying in the plane of a sliver 1.3·10¹⁰ long (two
+/// vertices on the axis, 10⁻³⁰⁰ apart across it, the third 8 units beside it). The sheared
+/// depths straddle the origin, and the plane's parameter came from rounding noise: a "hit" 8
+/// units off the sliver but inside its box, which the OBB tree culled. A ray within the
+/// normal's rounding of lying in the plane now misses, as an exactly coplanar one does.
+#[test]
+fn regression_ray_in_the_plane_of_a_sliver() {
+    let mut v = vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.0, -8.59039306640625];
+    v.extend([0.0; 8]);
+    v.extend([1e-300, 0.0, 12657000000.0, 0.0, 0.0, 2000000000.0]);
+    v.extend([5.72540283203125, 5.72540283203125, -8.57147216796875]);
+    exercise::run(&v);
+}

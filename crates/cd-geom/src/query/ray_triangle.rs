@@ -310,7 +310,16 @@ fn plane_hit<T: Real>(
     // origin, 0.04 past the near vertex, on the triangle (fuzz finding 43).
     let near = |v: &Vector<T, 3>, w: &Vector<T, 3>| if w.amax() < v.amax() { *w } else { *v };
     let rel = near(&near(a, &(tri.b() - ray.origin())), &(tri.c() - ray.origin()));
-    let t = n.dot(&rel) / n.dot(ray.dir());
+    // A ray lying in the plane to within the normal's own rounding (ε·|e₀|·|e₁| for the cross
+    // product) has no parameter to speak of: a ray in a sliver's plane, through one vertex's
+    // projection with the other two beside its line, got t from rounding noise and a "hit" 8
+    // units off a triangle 1.3·10¹⁰ long but inside its box (fuzz finding 44). Coplanar rays
+    // miss, as they do where the determinant is exactly zero.
+    let nd = n.dot(ray.dir());
+    if !(nd.abs() > T::lit(64.0) * T::epsilon() * e0.amax() * e1.amax() * ray.dir().amax()) {
+        return None;
+    }
+    let t = n.dot(&rel) / nd;
     if !(t >= zero && t <= max_t && t.is_finite()) {
         return None;
     }
