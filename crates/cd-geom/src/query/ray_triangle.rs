@@ -316,7 +316,9 @@ fn plane_hit<T: Real>(
     // units off a triangle 1.3·10¹⁰ long but inside its box (fuzz finding 44). Coplanar rays
     // miss, as they do where the determinant is exactly zero.
     let nd = n.dot(ray.dir());
-    if !(nd.abs() > T::lit(64.0) * T::epsilon() * e0.amax() * e1.amax() * ray.dir().amax()) {
+    let in_plane = T::lit(64.0) * T::epsilon() * e0.amax() * e1.amax() * ray.dir().amax();
+    // (Also refused: a NaN.)
+    if nd.abs().partial_cmp(&in_plane) != Some(core::cmp::Ordering::Greater) {
         return None;
     }
     let t = n.dot(&rel) / nd;
