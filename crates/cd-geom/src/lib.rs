@@ -12,7 +12,7 @@
 //!
 //! | family | functions |
 //! |---|---|
-//! | rays | [`ray_ball`], [`ray_ball_analytic`], [`ray_aabb`], [`ray_obb`], [`ray_kdop`], [`ray_convex_polyhedron`], [`ray_triangle`], [`ray_triangle_culling`], [`ray_triangle_watertight`] (prepared once per ray: [`WatertightRay`]), [`ray_polygon`], [`ray_plane`], [`ray_capsule`], [`ray_cylinder`], [`ray_cone`], [`ray_lozenge`] |
+//! | rays | [`ray_ball`], [`ray_ball_analytic`], [`ray_aabb`], [`ray_obb`], [`ray_kdop`] (grown by a rounding pad for conservative culling: [`ray_ball_grown`], [`ray_obb_grown`], [`ray_kdop_grown`], [`PreparedRay::enter_grown_box`]), [`ray_convex_polyhedron`], [`ray_triangle`], [`ray_triangle_culling`], [`ray_triangle_watertight`] (prepared once per ray: [`WatertightRay`]), [`ray_polygon`], [`ray_plane`], [`ray_capsule`], [`ray_cylinder`], [`ray_cone`], [`ray_lozenge`] |
 //! | planes | [`plane_aabb`], [`plane_obb`], [`plane_ball`], [`plane_triangle`], [`three_planes`] |
 //! | triangles | [`triangle_triangle`], [`triangle_aabb`], [`triangle_obb`], [`triangle_ball`] |
 //! | bounding volumes | [`ball_ball`], [`ball_aabb`], [`ball_aabb_clamped`], [`ball_obb`], [`aabb_aabb`], [`kdop_kdop`], [`obb_obb`], [`obb_obb_face_axes`], [`obb_obb_2d`], [`capsule_capsule`], [`capsule_ball`], [`capsule_aabb`] |

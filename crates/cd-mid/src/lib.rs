@@ -84,7 +84,7 @@ pub use node::{BvhNode, Node};
 pub use octree_overlap::{deformable_overlaps, OctreeConfig};
 pub use primitives::Primitives;
 pub use query::{QueryStats, QueryWorkspace};
-pub use volume::{HierarchyVolume, SatLiteObb, VolumeRay};
+pub use volume::{rounding_pad, HierarchyVolume, SatLiteObb, VolumeRay};
 pub use wide::{WideBvh, WideNode};
 
 /// This crate's `README.md` example, compiled and run as a doctest.

@@ -11,22 +11,26 @@
 
 use crate::motion::Motion;
 use cd_geom::{
-    ray_ball, ray_kdop, ray_obb, Aabb, Ball, BoundingVolume, GeomResult, Kdop, Obb, Point, PreparedRay, Ray,
-    Real, Vector,
+    ray_ball_grown, ray_kdop_grown, ray_obb_grown, Aabb, Ball, BoundingVolume, GeomResult, Kdop, Obb, Point,
+    PreparedRay, Ray, Real, Vector,
 };
 
-/// A ray prepared once for testing against many volumes: the slab method's inverse direction
-/// (cd-geom's [`PreparedRay`]) is computed here, not per node.
+/// A ray prepared once for testing against the many volumes of one hierarchy: the slab
+/// method's inverse direction (cd-geom's [`PreparedRay`]) and the rounding pad every volume is
+/// grown by (see [`VolumeRay::pad`]) are computed here, not per node.
 #[derive(Clone, Copy, Debug)]
 pub struct VolumeRay<T: Real, const D: usize> {
     ray: Ray<T, D>,
     prepared: PreparedRay<T, D>,
+    pad: T,
 }
 
 impl<T: Real, const D: usize> VolumeRay<T, D> {
-    /// Prepares `ray`.
-    pub fn new(ray: &Ray<T, D>) -> Self {
-        VolumeRay { ray: *ray, prepared: PreparedRay::new(ray) }
+    /// Prepares `ray` for the volumes of a hierarchy whose primitives all lie in `bound` (the
+    /// root's enclosing box).
+    pub fn new(ray: &Ray<T, D>, bound: &Aabb<T, D>) -> Self {
+        let pad = rounding_pad(ray.origin(), bound.min(), bound.max());
+        VolumeRay { ray: *ray, prepared: PreparedRay::new(ray), pad }
     }
 
     /// The ray itself.
@@ -35,56 +39,42 @@ impl<T: Real, const D: usize> VolumeRay<T, D> {
         &self.ray
     }
 
-    /// How far outside a volume centred at `centre` with extent `size` a primitive's hit can lie
-    /// by rounding, as a distance: 16 ulps of the ray origin's offset from the centre plus the
-    /// size. The watertight ray/triangle test works in coordinates relative to the ray's origin
-    /// (see [`VolumeRay::enter_box`]); the ball, OBB and k-DOP ray tests are grown by this much,
-    /// so they never cull such a hit (fuzz finding 42: a leaf OBB missed by the rounding of a
-    /// ray from 2.9·10¹⁰ away).
-    #[inline]
-    pub fn rounding_reach(&self, centre: &Point<T, D>, size: T) -> T {
-        T::lit(16.0) * T::epsilon() * ((self.ray.origin() - centre).amax() + size)
+    /// How far outside a volume (per coordinate) a primitive's ray hit can lie by rounding;
+    /// every [`HierarchyVolume::ray_entry`] tests its volume grown by this much (cd-geom's
+    /// `*_grown` ray tests), the one rule for all volume types. See [`rounding_pad`].
+    #[inline(always)]
+    pub fn pad(&self) -> T {
+        self.pad
     }
 
-    /// Entry parameter into the box `[lo, hi]` within `[0, max_t]`, `None` on a miss
-    /// (cd-geom's slab test, [`PreparedRay::enter_box`], made conservative for the primitives'
-    /// own tests): the slabs may miss each other by up to 16 ulps of the largest slab parameter
-    /// and still count as entered, and the entry is reported that much early.
-    ///
-    /// Why: the watertight ray/triangle test shears the triangle's coordinates relative to the
-    /// ray origin, so it can report a hit a rounding distance outside the triangle — and its
-    /// box — on any axis, by about ε times the largest of those relative coordinates over the
-    /// direction's largest component, which in a slab's parameter is ε times the largest slab
-    /// parameter (fuzz finding 39: a ray 10⁻³⁰⁰ beside an edge, an edge hit reported, the exact
-    /// box missed by 10⁻³⁰⁰).
+    /// Entry parameter into the box `[lo, hi]`, grown by [`VolumeRay::pad`], within
+    /// `[0, max_t]`; `None` on a miss (cd-geom's [`PreparedRay::enter_grown_box`]).
     #[inline(always)]
     pub fn enter_box(&self, lo: &Point<T, D>, hi: &Point<T, D>, max_t: T) -> Option<T> {
-        let p = &self.prepared;
-        let (mut t_enter, mut t_exit, mut span) = (T::zero(), max_t, T::zero());
-        for i in 0..D {
-            let o = p.origin()[i];
-            if p.is_parallel(i) {
-                if o < lo[i] || o > hi[i] {
-                    return None;
-                }
-                continue;
-            }
-            let inv = p.inv_dir()[i];
-            let (t1, t2) = ((lo[i] - o) * inv, (hi[i] - o) * inv);
-            let (near, far) = if t1 < t2 { (t1, t2) } else { (t2, t1) };
-            t_enter = if near > t_enter { near } else { t_enter };
-            t_exit = if far < t_exit { far } else { t_exit };
-            let reach = if -near > far { -near } else { far };
-            span = if reach > span { reach } else { span };
-        }
-        let slack = span * T::lit(16.0) * T::epsilon();
-        if t_enter <= t_exit + slack {
-            let entry = t_enter - slack;
-            Some(if entry > T::zero() { entry } else { T::zero() })
-        } else {
-            None
-        }
+        self.prepared.enter_grown_box(lo, hi, max_t, self.pad)
     }
+}
+
+/// How far outside its volume (per coordinate) a primitive's ray hit can lie by rounding, for
+/// a ray from `origin` and primitives inside the box `[lo, hi]`: 16 ulps of the largest
+/// coordinate offset from the origin to the box, plus 4 ulps of the origin's own coordinates.
+///
+/// Why: the watertight ray/triangle test shears the triangle's coordinates relative to the
+/// ray origin, so a hit it reports can lie a few ulps of the largest of those relative
+/// coordinates outside the triangle — and outside the volume that holds it — on any axis; its
+/// box check admits a few more ulps of the hit point's own coordinates. Fuzz findings 39 (a
+/// ray 10⁻³⁰⁰ beside an edge, an edge hit reported, the exact box missed by 10⁻³⁰⁰) and 42 (a
+/// leaf OBB missed by the rounding of a ray from 2.9·10¹⁰ away) were such hits culled by exact
+/// volumes. One pad per ray (from the root's box, not each node's) keeps the per-node tests
+/// as cheap as exact ones; it grows each volume by about 10⁻¹⁴ of the scene's size.
+pub fn rounding_pad<T: Real, const D: usize>(origin: &Point<T, D>, lo: &Point<T, D>, hi: &Point<T, D>) -> T {
+    let larger = |x: T, y: T| if x > y { x } else { y };
+    let (mut reach, mut size) = (T::zero(), T::zero());
+    for i in 0..D {
+        reach = larger(reach, larger(origin[i] - lo[i], hi[i] - origin[i]));
+        size = larger(size, origin[i].abs());
+    }
+    T::lit(16.0) * T::epsilon() * reach + T::lit(4.0) * T::epsilon() * size
 }
 
 /// A bounding volume a hierarchy can be built from and traversed with.
@@ -231,15 +221,10 @@ impl<T: Real, const D: usize> HierarchyVolume<T, D> for Ball<T, D> {
         (c - self.center()).norm_squared() <= r * r
     }
 
-    /// The ray against the ball grown by [`VolumeRay::rounding_reach`].
+    /// The ray against the ball grown by [`VolumeRay::pad`].
     #[inline]
     fn ray_entry(&self, ray: &VolumeRay<T, D>, max_t: T) -> Option<T> {
-        let grown = self.radius() + ray.rounding_reach(self.center(), self.radius());
-        match Ball::new(*self.center(), grown) {
-            Ok(ball) => ray_ball(ray.ray(), &ball).map(|h| h.t).filter(|t| *t <= max_t),
-            // Not for a valid ball (its radius only grows); never cull if it happens.
-            Err(_) => Some(T::zero()),
-        }
+        ray_ball_grown(ray.ray(), self, ray.pad()).map(|h| h.t).filter(|t| *t <= max_t)
     }
 
     #[inline]
@@ -263,7 +248,7 @@ impl<T: Real, const D: usize> HierarchyVolume<T, D> for Ball<T, D> {
 
 /// Fallback for an enclosing box that would leave the coordinate range (unreachable for valid
 /// volumes): the box of the volume's centre, or of the origin, so callers never see a panic.
-fn point_box<T: Real, const D: usize>(p: &Point<T, D>) -> Aabb<T, D> {
+pub(crate) fn point_box<T: Real, const D: usize>(p: &Point<T, D>) -> Aabb<T, D> {
     let origin = Point::origin();
     Aabb::from_points([p]).or_else(|_| Aabb::from_points([&origin])).unwrap_or_else(|_| unreachable!())
 }
@@ -351,15 +336,11 @@ impl<T: Real, const D: usize> HierarchyVolume<T, D> for Obb<T, D> {
         obb_separation(self.half_extents(), other.half_extents(), &r, &t, true) <= pad
     }
 
-    /// The ray against the box grown by [`VolumeRay::rounding_reach`] (which also covers the
-    /// rotation of the ray into the box's frame).
+    /// The ray against the box grown by [`VolumeRay::pad`] (which also covers the rotation of
+    /// the ray into the box's frame: a few ulps of the same offsets).
     #[inline]
     fn ray_entry(&self, ray: &VolumeRay<T, D>, max_t: T) -> Option<T> {
-        let pad = ray.rounding_reach(self.center(), self.half_extents().amax());
-        match Obb::new(*self.center(), *self.axes(), self.half_extents().add_scalar(pad)) {
-            Ok(obb) => ray_obb(ray.ray(), &obb).map(|h| h.t).filter(|t| *t <= max_t),
-            Err(_) => Some(T::zero()),
-        }
+        ray_obb_grown(ray.ray(), self, ray.pad()).map(|h| h.t).filter(|t| *t <= max_t)
     }
 
     #[inline]
@@ -516,21 +497,10 @@ impl<T: Real, const D: usize, const N: usize> HierarchyVolume<T, D> for Kdop<T, 
         (0..N).all(|k| self.min()[k] <= hi[k] + pad && lo[k] - pad <= self.max()[k])
     }
 
-    /// The ray against the k-DOP grown by [`VolumeRay::rounding_reach`] along every normal
-    /// (about the coordinate origin, the k-DOP having no centre: its slab values give the size).
+    /// The ray against the k-DOP grown by [`VolumeRay::pad`].
     #[inline]
     fn ray_entry(&self, ray: &VolumeRay<T, D>, max_t: T) -> Option<T> {
-        let scale = (0..N).fold(T::zero(), |s, i| s.max(self.min()[i].abs()).max(self.max()[i].abs()));
-        let pad = ray.rounding_reach(&Point::origin(), scale);
-        let dirs = self.directions();
-        let grow = |k: usize| pad * dirs[k].norm();
-        match Kdop::<T, D, N>::new(
-            core::array::from_fn(|k| self.min()[k] - grow(k)),
-            core::array::from_fn(|k| self.max()[k] + grow(k)),
-        ) {
-            Ok(kdop) => ray_kdop(ray.ray(), &kdop).map(|h| h.t).filter(|t| *t <= max_t),
-            Err(_) => Some(T::zero()),
-        }
+        ray_kdop_grown(ray.ray(), self, ray.pad()).map(|h| h.t).filter(|t| *t <= max_t)
     }
 
     fn distance_to_point(&self, p: &Point<T, D>) -> T {
@@ -638,11 +608,45 @@ mod tests {
         let b = Aabb::new(Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0)).unwrap();
         // Along a face plane (zero direction component, origin on the boundary) still enters.
         let r = Ray::new(Point3::new(-1.0, 0.0, 0.5), Vector3::new(1.0, 0.0, 0.0)).unwrap();
-        // Entered at 1, reported up to 16 ulps of the largest slab parameter (2) early.
-        let entry = b.ray_entry(&VolumeRay::new(&r), 10.0).expect("enters");
-        assert!((1.0 - 32.0 * f64::EPSILON..=1.0).contains(&entry), "{entry}");
-        assert_eq!(b.ray_entry(&VolumeRay::new(&r), 0.5), None);
+        let ray = VolumeRay::new(&r, &b);
+        // The pad: 16 ulps of the farthest offset (2, to x = 1) and 4 of the origin (1).
+        assert_eq!(ray.pad(), 36.0 * f64::EPSILON);
+        // Entered at 1, reported the pad early.
+        let entry = b.ray_entry(&ray, 10.0).expect("enters");
+        assert!((1.0 - 40.0 * f64::EPSILON..=1.0).contains(&entry), "{entry}");
+        assert_eq!(b.ray_entry(&ray, 0.5), None);
         let miss = Ray::new(Point3::new(-1.0, -0.1, 0.5), Vector3::new(1.0, 0.0, 0.0)).unwrap();
-        assert_eq!(b.ray_entry(&VolumeRay::new(&miss), 10.0), None);
+        assert_eq!(b.ray_entry(&VolumeRay::new(&miss, &b), 10.0), None);
+    }
+
+    /// Every volume type admits a ray passing within the pad of it and rejects one passing
+    /// twice as far: the one rounding rule, whatever the volume.
+    #[test]
+    fn every_volume_is_grown_by_the_pad_and_no_more() {
+        // The unit cube's corners.
+        let points: Vec<_> =
+            (0..8).map(|i| Point3::new(f64::from(i & 1), f64::from(i >> 1 & 1), f64::from(i >> 2))).collect();
+        let scene = Aabb::new(Point3::origin(), Point3::new(1.0, 1.0, 1.0)).unwrap();
+        fn probe<B: HierarchyVolume<f64, 3>>(volume: &B, scene: &Aabb<f64, 3>, pass: f64) -> Option<f64> {
+            // Along x, `pass` above the volume's top face: starts 10⁶ away so the pad is large.
+            let top = volume.bounding_aabb().max().y;
+            let r = Ray::new(Point3::new(-1e6, top + pass, 0.5), Vector3::new(1.0, 0.0, 0.0)).unwrap();
+            let ray = VolumeRay::new(&r, scene);
+            volume.ray_entry(&ray, f64::INFINITY)
+        }
+        let pad = VolumeRay::new(&Ray::new(Point3::new(-1e6, 1.0, 0.5), Vector3::x()).unwrap(), &scene).pad();
+        let aabb = Aabb::fit(&points).unwrap();
+        assert!(probe(&aabb, &scene, 0.5 * pad).is_some());
+        assert!(probe(&aabb, &scene, 2.0 * pad).is_none());
+        let dop = Dop18::<f64>::fit(&points).unwrap();
+        assert!(probe(&dop, &scene, 0.5 * pad).is_some());
+        assert!(probe(&dop, &scene, 2.0 * pad).is_none());
+        let obb = Obb::new(Point3::new(0.5, 0.5, 0.5), nalgebra::Matrix3::identity(), Vector3::repeat(0.5))
+            .unwrap();
+        assert!(probe(&obb, &scene, 0.5 * pad).is_some());
+        assert!(probe(&obb, &scene, 3.0 * pad).is_none());
+        let ball = Ball::new(Point3::new(0.5, 0.5, 0.5), 0.5).unwrap();
+        assert!(probe(&ball, &scene, 0.5 * pad).is_some());
+        assert!(probe(&ball, &scene, 3.0 * pad).is_none());
     }
 }

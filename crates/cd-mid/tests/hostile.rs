@@ -548,7 +548,7 @@ fn regression_watertight_edge_function_that_underflows() {
 /// documented). A one-leaf hierarchy tested rays against the triangle's exact box, which the
 /// ray misses by the same 10⁻³⁰⁰, where every wide node's quantized boxes are grown by a
 /// margin. The box test shared by the one-leaf case and the binary walk
-/// (`VolumeRay::enter_box`) now allows 16 ulps of the largest slab parameter.
+/// (`VolumeRay::enter_box`) now grows the box by the ray's rounding pad (`rounding_pad`).
 #[test]
 fn regression_one_leaf_tree_and_a_hit_just_outside_its_box() {
     let mut v = vec![0.8624267578125, 0.78216552734375, 0.0030517578125, 1e-300, 0.0, -18575000000.0];
@@ -605,9 +605,9 @@ fn regression_sliver_hit_far_from_the_ray_origin_stays_on_the_sliver() {
 /// Fuzz finding 42: the ray of finding 41 (from (2.9·10¹⁰)³ along −(1, 1, 1)) hits a triangle
 /// 3·10⁻⁴ across at its corner (−3·10⁻⁴)³. The OBB fitted to the triangle is padded by ulps of
 /// its own size; the ray's rounding in the box's frame is ulps of 2.9·10¹⁰, so the exact slab
-/// test missed the corner and the OBB tree's binary walk lost the hit. Ball, OBB and k-DOP
-/// ray tests now grow their volume by 16 ulps of the ray origin's offset
-/// (`VolumeRay::rounding_reach`).
+/// test missed the corner and the OBB tree's binary walk lost the hit. Every volume's ray test
+/// now grows it by the ray's rounding pad, 16 ulps of the origin's offset from the scene
+/// (`rounding_pad`).
 #[test]
 fn regression_corner_hit_from_far_away_through_fitted_volumes() {
     let mut v = vec![16705000000.0, 29041000000.0, 29041000000.0, 29041000000.0, 29041000000.0];

@@ -63,13 +63,32 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
     /// [`ray_aabb_interval`] also tracks. O(D), no division.
     #[inline(always)]
     pub fn enter_box(&self, lo: &Point<T, D>, hi: &Point<T, D>, max_t: T) -> Option<T> {
+        self.enter_grown_box(lo, hi, max_t, T::zero())
+    }
+
+    /// [`enter_box`](Self::enter_box) for the box `[lo − pad, hi + pad]`: every point within
+    /// `pad` of the box on each axis counts as inside. For conservative culling, where the test
+    /// behind the box (a hierarchy's leaf primitives) may report a hit a rounding distance
+    /// outside it. A negative or NaN `pad` counts as 0. O(D), no division.
+    ///
+    /// ```
+    /// use cd_geom::{PreparedRay, Ray};
+    /// use nalgebra::{Point2, Vector2};
+    /// let ray = PreparedRay::new(&Ray::new(Point2::new(0.0f64, 1.5), Vector2::x()).unwrap());
+    /// let (lo, hi) = (Point2::new(2.0, -1.0), Point2::new(4.0, 1.0));
+    /// assert_eq!(ray.enter_box(&lo, &hi, 10.0), None);
+    /// assert_eq!(ray.enter_grown_box(&lo, &hi, 10.0, 0.5), Some(1.5));
+    /// ```
+    #[inline(always)]
+    pub fn enter_grown_box(&self, lo: &Point<T, D>, hi: &Point<T, D>, max_t: T, pad: T) -> Option<T> {
+        let pad = sanitized_pad(pad);
         let mut t_enter = T::zero();
         let mut t_exit = max_t;
         for i in 0..D {
             let o = self.origin.coords[i];
-            let (l, h) = (lo.coords[i], hi.coords[i]);
+            let (dl, dh) = (lo.coords[i] - pad - o, hi.coords[i] + pad - o);
             if self.parallel[i] {
-                if o < l || o > h {
+                if dl > T::zero() || dh < T::zero() {
                     return None;
                 }
                 continue;
@@ -78,7 +97,6 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
             // slack applied to the exit after the loop (a multiply and a `min` on every node's
             // critical path) made the binary traversal 26 % slower; two more multiplies here,
             // off that path, cost about 2 %.
-            let (dl, dh) = (l - o, h - o);
             let (t1, t2) = (dl * self.inv_dir[i], dh * self.inv_dir[i]);
             // Plain compare-and-select (not `min`/`max`, whose NaN handling costs extra work
             // and cannot matter: no operand is NaN here).
@@ -93,6 +111,16 @@ impl<T: Real, const D: usize> PreparedRay<T, D> {
             }
         }
         (t_enter <= t_exit).then_some(t_enter)
+    }
+}
+
+/// A growth pad as the `*_grown` ray tests take it: negative and NaN pads count as 0.
+#[inline(always)]
+pub(crate) fn sanitized_pad<T: Real>(pad: T) -> T {
+    if pad > T::zero() {
+        pad
+    } else {
+        T::zero()
     }
 }
 
@@ -229,10 +257,33 @@ pub fn ray_aabb_prepared<T: Real, const D: usize>(
 /// OBB slab formulation of RTR 22.7.1. O(D²).
 #[inline]
 pub fn ray_obb<T: Real, const D: usize>(ray: &Ray<T, D>, obb: &Obb<T, D>) -> Option<RayHit<T, D>> {
+    ray_obb_grown(ray, obb, T::zero())
+}
+
+/// [`ray_obb`] against the box grown by `pad` per world coordinate: every point within `pad`
+/// of the box on each world axis (max-norm) counts as inside, so each half extent grows by
+/// `√D·pad` (a world max-norm step of `pad` moves a box coordinate by at most that). For
+/// conservative culling, where a test behind the box may report a hit a rounding distance
+/// outside it. A negative or NaN `pad` counts as 0. O(D²).
+///
+/// ```
+/// use cd_geom::{ray_obb, ray_obb_grown, Obb, Ray};
+/// use nalgebra::{Matrix2, Point2, Vector2};
+/// let b = Obb::new(Point2::new(5.0f64, 0.0), Matrix2::identity(), Vector2::new(1.0, 1.0)).unwrap();
+/// let r = Ray::new(Point2::new(0.0, 1.2), Vector2::x()).unwrap();
+/// assert!(ray_obb(&r, &b).is_none());
+/// assert!(ray_obb_grown(&r, &b, 0.25).is_some());
+/// ```
+#[inline]
+pub fn ray_obb_grown<T: Real, const D: usize>(
+    ray: &Ray<T, D>,
+    obb: &Obb<T, D>,
+    pad: T,
+) -> Option<RayHit<T, D>> {
     let origin = obb.to_local(ray.origin()).coords;
     let dir = obb.vector_to_local(ray.dir());
-    let h = obb.half_extents();
-    let (t_enter, _, axis) = slabs(&origin, &dir, &-h, h, ray.max_t())?;
+    let h = obb.half_extents().add_scalar(sanitized_pad(pad) * T::lit((D as f64).sqrt()));
+    let (t_enter, _, axis) = slabs(&origin, &dir, &-h, &h, ray.max_t())?;
     let normal = match axis {
         Some(i) => obb.axis(i) * if dir[i] > T::zero() { -T::one() } else { T::one() },
         None => Vector::zeros(),

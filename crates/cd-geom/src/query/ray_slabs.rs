@@ -16,6 +16,29 @@ pub fn ray_kdop<T: Real, const D: usize, const N: usize>(
     ray: &Ray<T, D>,
     kdop: &Kdop<T, D, N>,
 ) -> Option<RayHit<T, D>> {
+    ray_kdop_grown(ray, kdop, T::zero())
+}
+
+/// [`ray_kdop`] against the k-DOP grown by `pad` per coordinate: every point within `pad` of
+/// it on each axis (max-norm) counts as inside, so slab `k` widens by `pad·|nₖ|₁` on both
+/// sides (a max-norm step of `pad` moves `nₖ·x` by at most that). For conservative culling,
+/// where a test behind the k-DOP may report a hit a rounding distance outside it. A negative or
+/// NaN `pad` counts as 0. O(N·D).
+///
+/// ```
+/// use cd_geom::{ray_kdop, ray_kdop_grown, Dop8, Ray};
+/// use nalgebra::{Point2, Vector2};
+/// let dop = Dop8::<f64>::new([4.0, -1.0, 3.0, 3.0], [6.0, 1.0, 7.0, 7.0]).unwrap();
+/// let r = Ray::new(Point2::new(0.0, 1.2), Vector2::x()).unwrap();
+/// assert!(ray_kdop(&r, &dop).is_none());
+/// assert!(ray_kdop_grown(&r, &dop, 0.25).is_some());
+/// ```
+pub fn ray_kdop_grown<T: Real, const D: usize, const N: usize>(
+    ray: &Ray<T, D>,
+    kdop: &Kdop<T, D, N>,
+    pad: T,
+) -> Option<RayHit<T, D>> {
+    let pad = crate::query::ray_aabb::sanitized_pad(pad);
     let dirs = kdop.directions();
     let mut t_enter = T::zero();
     let mut t_exit = ray.max_t();
@@ -27,7 +50,8 @@ pub fn ray_kdop<T: Real, const D: usize, const N: usize>(
         let err = rounding
             * n.iter().zip(ray.origin().coords.iter()).fold(T::zero(), |s, (a, b)| s + (*a * *b).abs());
         let den = n.dot(ray.dir());
-        let (lo, hi) = (kdop.min()[k] - err, kdop.max()[k] + err);
+        let widen = err + pad * n.iter().fold(T::zero(), |s, c| s + c.abs());
+        let (lo, hi) = (kdop.min()[k] - widen, kdop.max()[k] + widen);
         let inv = T::one() / den;
         if !inv.is_finite() {
             if num < lo || num > hi {

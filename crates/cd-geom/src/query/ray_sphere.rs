@@ -18,8 +18,31 @@ use crate::{Ball, Ray, RayHit, Real};
 /// ```
 #[inline]
 pub fn ray_ball<T: Real, const D: usize>(ray: &Ray<T, D>, ball: &Ball<T, D>) -> Option<RayHit<T, D>> {
+    ray_ball_grown(ray, ball, T::zero())
+}
+
+/// [`ray_ball`] against the ball grown by `pad` per coordinate: every point within `pad` of
+/// the ball on each axis (max-norm) counts as inside, so the radius grows by `√D·pad`. For
+/// conservative culling, where a test behind the ball (a hierarchy's leaf primitives) may report
+/// a hit a rounding distance outside it. A negative or NaN `pad` counts as 0. O(D).
+///
+/// ```
+/// use cd_geom::{ray_ball, ray_ball_grown, Ball, Ray};
+/// use nalgebra::{Point2, Vector2};
+/// let b = Ball::new(Point2::new(5.0f64, 0.0), 1.0).unwrap();
+/// let r = Ray::new(Point2::new(0.0, 1.2), Vector2::x()).unwrap();
+/// assert!(ray_ball(&r, &b).is_none());
+/// assert!(ray_ball_grown(&r, &b, 0.25).is_some());
+/// ```
+#[inline]
+pub fn ray_ball_grown<T: Real, const D: usize>(
+    ray: &Ray<T, D>,
+    ball: &Ball<T, D>,
+    pad: T,
+) -> Option<RayHit<T, D>> {
     let l = ball.center() - ray.origin();
-    let r2 = ball.radius() * ball.radius();
+    let radius = ball.radius() + crate::query::ray_aabb::sanitized_pad(pad) * T::lit((D as f64).sqrt());
+    let r2 = radius * radius;
     let l2 = l.norm_squared();
     if l2 <= r2 {
         return Some(RayHit { t: T::zero(), normal: crate::Vector::zeros() });

@@ -21,7 +21,7 @@ where
     B: HierarchyVolume<T, D>,
     N: BvhNode<B>,
 {
-    let prepared = VolumeRay::new(ray);
+    let prepared = prepare(ray, nodes);
     closest_by_entry(
         nodes,
         order,
@@ -81,6 +81,21 @@ where
     hits
 }
 
+/// The ray prepared for the hierarchy's volumes, its rounding pad taken from the root's box.
+fn prepare<T, const D: usize, B, N>(ray: &Ray<T, D>, nodes: &[N]) -> VolumeRay<T, D>
+where
+    T: Real,
+    B: HierarchyVolume<T, D>,
+    N: BvhNode<B>,
+{
+    let bound = match nodes.first() {
+        Some(root) => root.volume().bounding_aabb(),
+        // No nodes, no volume tests: any box will do.
+        None => crate::volume::point_box(ray.origin()),
+    };
+    VolumeRay::new(ray, &bound)
+}
+
 /// What a leaf visit tells the traversal: go on with a (possibly smaller) limit, or stop.
 enum Step<T> {
     Continue(T),
@@ -102,7 +117,7 @@ fn traverse<T, const D: usize, B, N>(
     B: HierarchyVolume<T, D>,
     N: BvhNode<B>,
 {
-    let prepared = VolumeRay::new(ray);
+    let prepared = prepare(ray, nodes);
     traverse_by_entry(
         nodes,
         order,
