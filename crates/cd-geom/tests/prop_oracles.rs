@@ -287,6 +287,43 @@ proptest! {
         check(ray_obb(&ray, &ob), march(&o, &d, f64::INFINITY, 1e-5, |p| sd_obb(p, &ob)))?;
     }
 
+    /// The grown ray tests keep their contract: a ray aimed at any point of the volume moved
+    /// by at most `pad` per coordinate reaches it (by `t = 1`, where it passes through that
+    /// point), for every volume type; growing never turns a hit into a miss.
+    #[test]
+    fn grown_ray_tests_reach_every_point_within_the_pad(
+        o in point(), c in point(), r in 0.1..4.0f64, h in extents(), q in rotation(),
+        u in proptest::array::uniform3(-1.0..1.0f64), e in proptest::array::uniform3(-0.9..0.9f64),
+        pad in 1e-6..0.5f64, pts in proptest::collection::vec(point(), 4..10), pick in 0usize..10,
+    ) {
+        let offset = Vector3::from(e) * pad;
+        let u = Vector3::from(u);
+        let aim = |target: P3| Ray::new(o, target - o).ok().map(|r| r.with_max_t(1.0 + 1e-9).unwrap());
+        // Ball: a point inside it (u scaled into the unit ball), moved.
+        let ball = Ball::new(c, r).unwrap();
+        if let Some(ray) = aim(c + u * (r / 3f64.sqrt()) + offset) {
+            prop_assert!(ray_ball_grown(&ray, &ball, pad).is_some());
+            prop_assert!(ray_ball(&ray, &ball).is_none() || ray_ball_grown(&ray, &ball, pad).is_some());
+        }
+        // OBB: a point of the box (u in box coordinates), moved.
+        let ob = Obb::from_rotation(c, q, h).unwrap();
+        let local = Vector3::new(u.x * h.x, u.y * h.y, u.z * h.z);
+        if let Some(ray) = aim(c + q * local + offset) {
+            prop_assert!(ray_obb_grown(&ray, &ob, pad).is_some());
+        }
+        // AABB through a prepared ray: a point of the box, moved.
+        let b = Aabb::from_center_half_extents(c, h).unwrap();
+        if let Some(ray) = aim(c + local + offset) {
+            let prepared = PreparedRay::new(&ray);
+            prop_assert!(prepared.enter_grown_box(b.min(), b.max(), ray.max_t(), pad).is_some());
+        }
+        // k-DOP: one of the points it was fitted to, moved.
+        let dop = Dop26::<f64>::from_points(&pts).unwrap();
+        if let Some(ray) = aim(pts[pick % pts.len()] + offset) {
+            prop_assert!(ray_kdop_grown(&ray, &dop, pad).is_some());
+        }
+    }
+
     /// Ray/capsule, ray/cylinder and ray/cone against sphere tracing of exact SDFs (solids of
     /// revolution through their 2D profiles).
     #[test]

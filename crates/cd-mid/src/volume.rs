@@ -66,7 +66,9 @@ impl<T: Real, const D: usize> VolumeRay<T, D> {
 /// ray 10⁻³⁰⁰ beside an edge, an edge hit reported, the exact box missed by 10⁻³⁰⁰) and 42 (a
 /// leaf OBB missed by the rounding of a ray from 2.9·10¹⁰ away) were such hits culled by exact
 /// volumes. One pad per ray (from the root's box, not each node's) keeps the per-node tests
-/// as cheap as exact ones; it grows each volume by about 10⁻¹⁴ of the scene's size.
+/// as cheap as exact ones; it grows each volume by 16 ulps of the scene's size plus the ray's
+/// distance from it (about 2·10⁻⁶ of that in `f32`, 4·10⁻¹⁵ in `f64`), which lets through
+/// no measurable number of extra nodes.
 pub fn rounding_pad<T: Real, const D: usize>(origin: &Point<T, D>, lo: &Point<T, D>, hi: &Point<T, D>) -> T {
     let larger = |x: T, y: T| if x > y { x } else { y };
     let (mut reach, mut size) = (T::zero(), T::zero());
