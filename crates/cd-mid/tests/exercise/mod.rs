@@ -50,48 +50,7 @@ pub fn run(v: &[f64]) {
             .filter_map(|t| ray_triangle_watertight(&ray, t))
             .map(|h| h.t)
             .fold(f64::INFINITY, f64::min);
-        // The 8-wide walk and the binary tree's walk (the scalar reference) find it alike.
-        let wide = bvh.cast_ray(&ray, &mut ws);
-        for (walk, got) in [("wide", wide), ("binary", bvh.cast_ray_binary(&ray, &mut ws))] {
-            match got {
-                Some(hit) => assert!(
-                    (hit.t - brute).abs() <= 1e-9 * (1.0 + brute.abs()),
-                    "{} ({walk} walk): ray t {} vs {brute}",
-                    builder.name(),
-                    hit.t
-                ),
-                None => assert!(
-                    brute.is_infinite(),
-                    "{} ({walk} walk): the ray missed a hit at {brute}",
-                    builder.name()
-                ),
-            }
-        }
-        // The binary walk over every other volume type: each culls the ray with its own test
-        // (slabs, a sphere, an oriented box, a k-DOP) and must not cull a hit brute force sees.
-        let other_volumes: [(&str, Option<Option<f64>>); 5] = [
-            ("ball", binary_ray::<Ball<f64, 3>>(&bvh, &config, &ray, &mut ws)),
-            ("obb", binary_ray::<Obb<f64, 3>>(&bvh, &config, &ray, &mut ws)),
-            ("sat-lite obb", binary_ray::<SatLiteObb<f64>>(&bvh, &config, &ray, &mut ws)),
-            ("18-dop", binary_ray::<Dop18<f64>>(&bvh, &config, &ray, &mut ws)),
-            ("26-dop", binary_ray::<Dop26<f64>>(&bvh, &config, &ray, &mut ws)),
-        ];
-        for (volume, got) in other_volumes {
-            match got {
-                // The hierarchy was refused (a volume that cannot be fitted): nothing to check.
-                None => {}
-                Some(Some(t)) => assert!(
-                    (t - brute).abs() <= 1e-9 * (1.0 + brute.abs()),
-                    "{} ({volume} binary walk): ray t {t} vs {brute}",
-                    builder.name()
-                ),
-                Some(None) => assert!(
-                    brute.is_infinite(),
-                    "{} ({volume} binary walk): the ray missed a hit at {brute}",
-                    builder.name()
-                ),
-            }
-        }
+        every_walk_finds(&bvh, &config, &ray, brute, 1e-9, "f64");
         // Any hit and all hits (the 8-wide tree's other two walks): hit exactly when a
         // triangle is hit, and list every hit triangle.
         assert_eq!(bvh.ray_hits(&ray, &mut ws), brute.is_finite(), "{}: any hit", builder.name());
@@ -104,6 +63,7 @@ pub fn run(v: &[f64]) {
         every.sort_unstable();
         assert_eq!(sorted, every, "{}: all hits", builder.name());
     }
+    rays_in_f32(&points, probe, &config);
 
     // The triangles meeting a box. `triangle_aabb` is conservative by a few ulps (it reports
     // a triangle 10⁻³⁰⁰ outside the box as touching) while the tree's box culling is exact, so
@@ -172,14 +132,77 @@ pub fn run(v: &[f64]) {
     }
 }
 
+/// The nearest ray hit again in `f32`, the precision of games (rounding allowances scale with
+/// its ε, 5·10⁸ times `f64`'s), when the mesh and the ray fit its range: the wide walk and the
+/// binary walk of every volume type against brute force over the same `f32` triangles.
+fn rays_in_f32(points: &[Point3<f64>], probe: &[f64], config: &BuildConfig) {
+    let points: Vec<Point3<f32>> = points.iter().map(|p| p.cast::<f32>()).collect();
+    let triangles: Vec<[u32; 3]> =
+        (0..points.len() as u32 / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    let Ok(mesh) = TriMesh::new(points, triangles) else { return };
+    let Ok(ray) = Ray::new(
+        Point3::new(probe[2], probe[3], probe[4]).cast::<f32>(),
+        Vector3::new(probe[5], probe[6], probe[7]).cast::<f32>(),
+    ) else {
+        return;
+    };
+    let Ok(bvh) = MeshBvh::<f32, Aabb<f32, 3>>::with_config(mesh, config) else { return };
+    let brute = (0..bvh.mesh().len())
+        .filter_map(|i| ray_triangle_watertight(&ray, &bvh.mesh().triangle(i)))
+        .map(|h| h.t)
+        .fold(f32::INFINITY, f32::min);
+    every_walk_finds(&bvh, config, &ray, brute, 1e-5, "f32");
+}
+
+/// The nearest hit of every walk agrees with brute force's `brute` (∞ for none) to `rel`: the
+/// 8-wide walk and the binary walk (the scalar reference), and the binary walk over every
+/// other volume type, each culling the ray with its own test (slabs, a sphere, an oriented
+/// box, a k-DOP), which must not cull a hit brute force sees.
+fn every_walk_finds<T: cd_geom::Real>(
+    bvh: &MeshBvh<T, Aabb<T, 3>>,
+    config: &BuildConfig,
+    ray: &Ray<T, 3>,
+    brute: T,
+    rel: f64,
+    precision: &str,
+) {
+    let mut ws = QueryWorkspace::new();
+    let walks: [(&str, Option<Option<T>>); 7] = [
+        ("wide", Some(bvh.cast_ray(ray, &mut ws).map(|h| h.t))),
+        ("binary", Some(bvh.cast_ray_binary(ray, &mut ws).map(|h| h.t))),
+        ("ball binary", binary_ray::<T, Ball<T, 3>>(bvh, config, ray, &mut ws)),
+        ("obb binary", binary_ray::<T, Obb<T, 3>>(bvh, config, ray, &mut ws)),
+        ("sat-lite obb binary", binary_ray::<T, SatLiteObb<T>>(bvh, config, ray, &mut ws)),
+        ("18-dop binary", binary_ray::<T, Dop18<T>>(bvh, config, ray, &mut ws)),
+        ("26-dop binary", binary_ray::<T, Dop26<T>>(bvh, config, ray, &mut ws)),
+    ];
+    let brute = brute.to_f64();
+    for (walk, got) in walks {
+        match got {
+            // The hierarchy was refused (a volume that cannot be fitted): nothing to check.
+            None => {}
+            Some(Some(t)) => assert!(
+                (t.to_f64() - brute).abs() <= rel * (1.0 + brute.abs()),
+                "{} ({precision}, {walk} walk): ray t {t} vs {brute}",
+                config.builder.name()
+            ),
+            Some(None) => assert!(
+                brute.is_infinite(),
+                "{} ({precision}, {walk} walk): the ray missed a hit at {brute}",
+                config.builder.name()
+            ),
+        }
+    }
+}
+
 /// The binary walk's closest hit over the same mesh with volume type `B` (`None` when that
 /// hierarchy is refused).
-fn binary_ray<B: HierarchyVolume<f64, 3>>(
-    aabb_tree: &MeshBvh<f64, Aabb<f64, 3>>,
+fn binary_ray<T: cd_geom::Real, B: HierarchyVolume<T, 3>>(
+    aabb_tree: &MeshBvh<T, Aabb<T, 3>>,
     config: &BuildConfig,
-    ray: &Ray<f64, 3>,
-    ws: &mut QueryWorkspace<f64>,
-) -> Option<Option<f64>> {
-    let bvh = MeshBvh::<f64, B>::with_config(aabb_tree.mesh().clone(), config).ok()?;
+    ray: &Ray<T, 3>,
+    ws: &mut QueryWorkspace<T>,
+) -> Option<Option<T>> {
+    let bvh = MeshBvh::<T, B>::with_config(aabb_tree.mesh().clone(), config).ok()?;
     Some(bvh.cast_ray_binary(ray, ws).map(|h| h.t))
 }
