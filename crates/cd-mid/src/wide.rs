@@ -477,11 +477,13 @@ impl<T: Real> RayLanes<T> {
                 // exact to rounding, with ±∞ only where the true parameter overflows.
                 // Ize's relative slack on the exit (below, the offsets carry it).
                 let slack = T::one() + T::lit(4.0) * T::epsilon();
+                // The rounding pad in this axis' parameter units, once for all lanes.
+                let pad_t = self.pad * inv.abs();
                 for l in 0..W {
                     let t1 = (node.coord(a, lo[l]) - o) * inv;
                     let t2 = (node.coord(a, hi[l]) - o) * inv;
                     let (near, far) = if t1 < t2 { (t1, t2 * slack) } else { (t2, t1 * slack) };
-                    let (near, far) = (near - self.pad * inv.abs(), far + self.pad * inv.abs());
+                    let (near, far) = (near - pad_t, far + pad_t);
                     t_near[l] = if near > t_near[l] { near } else { t_near[l] };
                     t_far[l] = if far < t_far[l] { far } else { t_far[l] };
                 }
