@@ -71,6 +71,13 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// [`GeomError::NotConvex`] when a vertex lies outside a face plane by more than a relative
     /// `8·√ε`.
     pub fn from_faces(vertices: Vec<Point<T, 3>>, faces: &[Vec<usize>]) -> GeomResult<Self> {
+        Self::from_face_slices(vertices, faces)
+    }
+
+    /// [`ConvexPolyhedron::from_faces`] for faces of any type that reads as a slice of vertex
+    /// indices: `[usize; 4]` arrays, or `&[usize]` views into one flat array (what the hull
+    /// builder passes, sparing one allocation per face). Same checks, same errors.
+    pub fn from_face_slices<F: AsRef<[usize]>>(vertices: Vec<Point<T, 3>>, faces: &[F]) -> GeomResult<Self> {
         if vertices.len() < 4 || faces.len() < 4 {
             return Err(GeomError::TooFewPoints);
         }
@@ -83,8 +90,9 @@ impl<T: Real> ConvexPolyhedron<T> {
         let mut out_faces = Vec::with_capacity(faces.len());
         let mut indices = Vec::new();
         // Directed edges both ways, sorted into compressed rows below (one allocation).
-        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(faces.iter().map(|f| 2 * f.len()).sum());
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(faces.iter().map(|f| 2 * f.as_ref().len()).sum());
         for face in faces {
+            let face = face.as_ref();
             if face.len() < 3 {
                 return Err(GeomError::TooFewPoints);
             }
@@ -213,7 +221,7 @@ impl<T: Real> ConvexPolyhedron<T> {
     }
 
     fn box_from_corners(corners: Vec<Point<T, 3>>) -> GeomResult<Self> {
-        Self::from_faces(corners, &BOX_FACES.map(|f| f.to_vec()))
+        Self::from_face_slices(corners, &BOX_FACES)
     }
 
     /// The vertices.
