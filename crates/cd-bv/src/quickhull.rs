@@ -158,14 +158,17 @@ pub fn convex_hull_3d<T: Real>(points: &[Point<T, 3>]) -> GeomResult<ConvexPolyh
 
 /// Four affinely independent points (beyond `eps`), chosen far apart, or `None`.
 fn initial_simplex(p: &[V3], eps: f64) -> Option<[usize; 4]> {
+    // The first point reaching each axis's minimum and maximum; the values are kept beside
+    // the indices so each comparison reads no point but the current one.
     let mut ext = [0usize; 6];
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
     for (i, q) in p.iter().enumerate() {
         for a in 0..3 {
-            if q[a] < p[ext[2 * a]][a] {
-                ext[2 * a] = i;
+            if q[a] < lo[a] {
+                (lo[a], ext[2 * a]) = (q[a], i);
             }
-            if q[a] > p[ext[2 * a + 1]][a] {
-                ext[2 * a + 1] = i;
+            if q[a] > hi[a] {
+                (hi[a], ext[2 * a + 1]) = (q[a], i);
             }
         }
     }
@@ -182,12 +185,13 @@ fn initial_simplex(p: &[V3], eps: f64) -> Option<[usize; 4]> {
         return None;
     }
     let dir = (p[i1] - p[i0]).normalize();
-    let line_dist = |q: &V3| (q - p[i0] - dir * (q - p[i0]).dot(&dir)).norm();
+    // Compared squared (no root per point); only the winner's distance is rooted.
+    let line_dist_squared = |q: &V3| (q - p[i0] - dir * (q - p[i0]).dot(&dir)).norm_squared();
     // Only other points: rounding can put the chosen ones themselves a hair off their own line
     // or plane (a fuzzer found three points 7.7·10⁹ apart that did), and a repeated index
     // would make a flat "tetrahedron" whose faces find no neighbours.
-    let i2 = farthest(p, |a| a != i0 && a != i1, line_dist)?;
-    if line_dist(&p[i2]) <= eps {
+    let i2 = farthest(p, |a| a != i0 && a != i1, line_dist_squared)?;
+    if line_dist_squared(&p[i2]).sqrt() <= eps {
         return None;
     }
     let n = (p[i1] - p[i0]).cross(&(p[i2] - p[i0])).normalize();
@@ -199,19 +203,19 @@ fn initial_simplex(p: &[V3], eps: f64) -> Option<[usize; 4]> {
     Some([i0, i1, i2, i3])
 }
 
-/// The admitted point with the largest `measure` (the last of equals, as `max_by` gives),
-/// evaluating the measure once per point; `None` when no point is admitted.
+/// The admitted point with the largest `measure` (non-negative; the last of equals, as
+/// `max_by` gives), evaluating the measure once per point; `None` when no point is admitted.
 fn farthest(p: &[V3], admit: impl Fn(usize) -> bool, measure: impl Fn(&V3) -> f64) -> Option<usize> {
-    let mut best: Option<(f64, usize)> = None;
+    let (mut best, mut best_index) = (-1.0, None);
     for (a, q) in p.iter().enumerate() {
         if admit(a) {
             let m = measure(q);
-            if best.is_none_or(|(b, _)| m.total_cmp(&b).is_ge()) {
-                best = Some((m, a));
+            if m >= best {
+                (best, best_index) = (m, Some(a));
             }
         }
     }
-    best.map(|(_, a)| a)
+    best_index
 }
 
 /// The hull of degenerate input: a point, the extreme pair of a collinear set, or the 2D hull
