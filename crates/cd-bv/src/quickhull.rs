@@ -64,9 +64,13 @@ impl Face {
     fn dist(&self, q: &V3) -> f64 {
         plane_distance(&self.n, self.d, q.x, q.y, q.z)
     }
-    /// Index of the edge `a → b` in this face.
+    /// Index of the edge `a → b` in this face. The edge starts where `a` is (the vertices are
+    /// distinct; the `min` only keeps the index in range if they were not), found without a
+    /// branch: which of the three is `a` was as good as random, and the search loop
+    /// mispredicted on it.
     fn edge(&self, a: usize, b: usize) -> Option<usize> {
-        (0..3).find(|&k| self.v[k] == a && self.v[(k + 1) % 3] == b)
+        let k = (usize::from(self.v[1] == a) + 2 * usize::from(self.v[2] == a)).min(2);
+        (self.v[k] == a && self.v[[1, 2, 0][k]] == b).then_some(k)
     }
 }
 
@@ -441,7 +445,7 @@ impl Orphans {
     }
 
     /// Points per block of [`Orphans::assign`].
-    const BLOCK: usize = 1024;
+    const BLOCK: usize = 256;
 
     /// [`Orphans::assign`] for the points `block`, near `e` meaning within `eps`.
     fn assign_block(
