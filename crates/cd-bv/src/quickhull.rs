@@ -355,7 +355,11 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
         for (j, &(a, b, g)) in horizon.iter().enumerate() {
             let mut nf = Face::new(p, [a, b, eye]);
             nf.outside = pool.pop().unwrap_or_default();
-            nf.nb = [g, first_new + (j + 1) % m, first_new + (j + m - 1) % m];
+            // The fan's neighbours wrap around the horizon (by comparisons, not a remainder by
+            // `m`: two divisions per new face).
+            let next = if j + 1 == m { 0 } else { j + 1 };
+            let previous = if j == 0 { m - 1 } else { j - 1 };
+            nf.nb = [g, first_new + next, first_new + previous];
             if let Some(k) = faces[g].edge(b, a) {
                 faces[g].nb[k] = first_new + j;
             }

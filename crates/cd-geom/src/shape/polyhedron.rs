@@ -110,8 +110,7 @@ impl<T: Real> ConvexPolyhedron<T> {
                 e0.cross(&e1)
             } else {
                 let mut n = Vector3::zeros();
-                for (k, &i) in face.iter().enumerate() {
-                    let j = face[(k + 1) % face.len()];
+                for (i, j) in loop_edges(face) {
                     n += (vertices[i].coords - fc).cross(&(vertices[j].coords - fc));
                 }
                 n
@@ -125,9 +124,8 @@ impl<T: Real> ConvexPolyhedron<T> {
                 return Err(GeomError::NotConvex);
             }
             out_faces.push(Face { plane, first: indices.len() as u32, count: face.len() as u32 });
-            for (k, &i) in face.iter().enumerate() {
+            for (i, j) in loop_edges(face) {
                 indices.push(i as u32);
-                let j = face[(k + 1) % face.len()];
                 edges.push((i as u32, j as u32));
                 edges.push((j as u32, i as u32));
             }
@@ -353,13 +351,18 @@ fn inner_radius<T: Real>(
 const BOX_FACES: [[usize; 4]; 6] =
     [[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]];
 
+/// The edges of a closed loop of vertices, `(v[k], v[k + 1])` with the last wrapping to the
+/// first, with no remainder by the loop's length (a division per edge).
+fn loop_edges<I: Copy>(v: &[I]) -> impl Iterator<Item = (I, I)> + '_ {
+    v.iter().copied().zip(v.iter().skip(1).chain(v.first()).copied())
+}
+
 /// Every face's edges as `(smaller vertex, larger vertex, face)`, face by face.
 fn half_edges<T: Real>(indices: &[u32], faces: &[Face<T>]) -> Vec<(u32, u32, u32)> {
     let mut half = Vec::with_capacity(indices.len());
     for (f, face) in faces.iter().enumerate() {
         let v = &indices[face.first as usize..(face.first + face.count) as usize];
-        for i in 0..v.len() {
-            let (a, b) = (v[i], v[(i + 1) % v.len()]);
+        for (a, b) in loop_edges(v) {
             half.push((a.min(b), a.max(b), f as u32));
         }
     }
