@@ -470,6 +470,9 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
 /// (ties go to the smallest index), vertex 0 when no projection compares (a NaN direction).
 #[inline(always)]
 fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
+    if soa.padded == LANES {
+        return single_chunk_support(soa, n);
+    }
     let mut best = [-T::infinity(); LANES];
     // Each lane keeps the number of the chunk holding its best vertex, in the coordinates' own
     // type: every select is then a packed blend of floats beside the projections' (integer
@@ -522,6 +525,46 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     // padding copy never wins over vertex 0, the bound only keeps that argument out of the
     // callers' indexing).
     let first = reduce(key, |a, b| if b < a { b } else { a }).to_f64() as u32 as usize;
+    if first < soa.count {
+        first
+    } else {
+        0
+    }
+}
+
+/// [`lanes_support`] for a hull of at most [`LANES`] vertices (one chunk; eight-vertex hulls
+/// are common): each lane's projection is its vertex's, so there is no running maximum nor
+/// chunk number to keep, only the two reductions. Same answer: the first vertex reaching the
+/// largest projection, vertex 0 when none compares.
+#[inline(always)]
+fn single_chunk_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
+    let (cx, cy, cz) = (soa.x(), soa.y(), soa.z());
+    let mut s = [T::zero(); LANES];
+    for l in 0..LANES {
+        s[l] = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
+    }
+    let mut top = s;
+    let mut width = LANES / 2;
+    while width > 0 {
+        for l in 0..width {
+            top[l] = if top[l + width] > top[l] { top[l + width] } else { top[l] };
+        }
+        width /= 2;
+    }
+    let mut key = [T::zero(); LANES];
+    let mut lane = T::zero();
+    for l in 0..LANES {
+        key[l] = lane + if s[l] == top[0] { T::zero() } else { T::infinity() };
+        lane += T::one();
+    }
+    let mut width = LANES / 2;
+    while width > 0 {
+        for l in 0..width {
+            key[l] = if key[l + width] < key[l] { key[l + width] } else { key[l] };
+        }
+        width /= 2;
+    }
+    let first = key[0].to_f64() as u32 as usize;
     if first < soa.count {
         first
     } else {
