@@ -287,8 +287,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (result, _) = run(a, b, config, cache, Mode::Distance, None);
-    result
+    // The result is returned where `run` writes it (a result taken out of a tuple was copied,
+    // simplex and all).
+    run(a, b, config, cache, Mode::Distance, None, &mut None)
 }
 
 /// GJK distance between A and B, or `None` as soon as they are proven farther apart than
@@ -306,7 +307,8 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (result, separating) = run(a, b, config, cache, Mode::Boolean(max_distance.max(T::zero())), None);
+    let mut separating = None;
+    let result = run(a, b, config, cache, Mode::Boolean(max_distance.max(T::zero())), None, &mut separating);
     if separating.is_some() || (result.status == GjkStatus::Separated && result.distance > max_distance) {
         None
     } else {
@@ -348,7 +350,8 @@ where
             return Intersection::Intersecting;
         }
     }
-    let (r, separating) = run(a, b, config, cache, Mode::Verdict(margin), points);
+    let mut separating = None;
+    let r = run(a, b, config, cache, Mode::Verdict(margin), points, &mut separating);
     if let Some(axis) = separating {
         return Intersection::Separated { axis };
     }
@@ -383,7 +386,8 @@ fn inner_balls_within<T: Real, const D: usize>(gap: &Vector<T, D>, reach: T) -> 
 }
 
 /// The GJK loop shared by distance and boolean queries. Returns the result and, in boolean
-/// mode, the separating axis when one was found before convergence.
+/// mode, sets `separating` to the separating axis when one was found before convergence (an
+/// out-parameter rather than a returned pair, so that the result is written once, in place).
 fn run<T, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -391,7 +395,8 @@ fn run<T, const D: usize, A, B>(
     cache: &mut GjkCache<T, D>,
     mode: Mode<T>,
     points: Option<(Point<T, D>, Point<T, D>)>,
-) -> (GjkResult<T, D>, Option<Vector<T, D>>)
+    separating: &mut Option<Vector<T, D>>,
+) -> GjkResult<T, D>
 where
     T: Real,
     A: SupportMap<T, D> + ?Sized,
@@ -404,7 +409,7 @@ where
         if let Some(mut warm) = cache.warm_simplex(a, b, &mut hints) {
             let v = warm.reduce();
             if !warm.is_full() {
-                return iterate(a, b, config, cache, mode, Start { simplex: warm, v, hints });
+                return iterate(a, b, config, cache, mode, Start { simplex: warm, v, hints }, separating);
             }
         }
     }
@@ -425,7 +430,8 @@ where
             let gap = c.norm();
             // The interior points lie in their shapes: the gap is an upper bound on the distance.
             let result = decided_by_balls(cache, c, GjkStatus::Separated, gap, (gap - radii).max(T::zero()));
-            return (result, Some(-c));
+            *separating = Some(-c);
+            return result;
         }
     }
     let start = match centres {
@@ -457,7 +463,8 @@ where
                 simplex: Simplex::single(first),
                 iterations: 0,
             };
-            return (result, Some(-start));
+            *separating = Some(-start);
+            return result;
         }
     }
     // A warm start whose axis no longer separates: the pair may have moved deep into
@@ -466,7 +473,7 @@ where
     if let (true, Mode::Verdict(margin), Some(c)) = (warm, mode, centres) {
         if inner_balls_within(&c, a.inner_radius() + b.inner_radius() + margin) {
             let result = decided_by_balls(cache, c, GjkStatus::Intersecting, T::zero(), T::zero());
-            return (result, None);
+            return result;
         }
     }
     iterate(
@@ -476,6 +483,7 @@ where
         cache,
         mode,
         Start { simplex: Simplex::single_along(first, start), v: first.w, hints },
+        separating,
     )
 }
 
@@ -537,14 +545,17 @@ fn iterate<T, const D: usize, A, B>(
     config: &GjkConfig<T>,
     cache: &mut GjkCache<T, D>,
     mode: Mode<T>,
-    start: Start<T, D>,
-) -> (GjkResult<T, D>, Option<Vector<T, D>>)
+    mut start: Start<T, D>,
+    separating: &mut Option<Vector<T, D>>,
+) -> GjkResult<T, D>
 where
     T: Real,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let Start { mut simplex, mut v, mut hints } = start;
+    // The simplex is worked on where the caller put it (moving it into a local was a copy).
+    let simplex = &mut start.simplex;
+    let (mut v, mut hints) = (start.v, start.hints);
     let mut vv = v.norm_squared();
     // Largest |w|² seen: the scale of the absolute tolerance (kept incrementally: no loop).
     let mut scale_sq = simplex.max_norm_squared();
@@ -553,7 +564,6 @@ where
     let eps_abs_sq = config.abs_tolerance * config.abs_tolerance;
     let margin_sq = mode.margin().map(|m| m * m);
     let mut status = GjkStatus::IterationCap;
-    let mut separating = None;
     let mut iterations = 0;
 
     while iterations < config.max_iterations {
@@ -570,7 +580,7 @@ where
             let bound_sq = vw * vw / vv;
             lower_sq = lower_sq.max(bound_sq);
             if margin_sq.is_some_and(|m| bound_sq > m) {
-                separating = Some(-v);
+                *separating = Some(-v);
                 status = GjkStatus::Separated;
                 break;
             }
@@ -614,18 +624,17 @@ where
     let distance = if status == GjkStatus::Intersecting { T::zero() } else { vv.sqrt() };
     if status != GjkStatus::Intersecting {
         cache.direction = v;
-        cache.remember(&simplex);
+        cache.remember(simplex);
     } else {
         cache.simplex_len = 0;
     }
-    let result = GjkResult {
+    GjkResult {
         status,
         distance,
         lower_bound: lower_sq.sqrt().min(distance),
         point_a,
         point_b,
-        simplex,
+        simplex: *simplex,
         iterations,
-    };
-    (result, separating)
+    }
 }
