@@ -188,6 +188,34 @@ fn volume_matches_divergence_theorem_on_closed_convex_meshes() {
     check_hull(&convex_hull_3d(&env).unwrap(), &env);
 }
 
+/// Quickhull re-assigns each eye's orphans in blocks of 256 points. Points scattered just
+/// inside and on a sphere keep thousands of points outside the first faces, so the first eyes
+/// orphan several blocks at once: the hull still passes every structural check, and the same
+/// points in reverse order give the same vertices.
+#[test]
+fn clouds_orphaning_many_blocks_at_once() {
+    let mut rnd = xorshift(0x5eed_b10c);
+    let pts: Vec<Point3<f64>> = (0..3000)
+        .map(|_| loop {
+            let v = Vector3::new(rnd(), rnd(), rnd());
+            if v.norm() > 0.1 && v.norm() <= 1.0 {
+                break Point3::from(v.normalize() * (1.0 - 0.02 * rnd().abs()));
+            }
+        })
+        .collect();
+    let h = convex_hull_3d(&pts).unwrap();
+    let (v, _, _) = check_hull(&h, &pts);
+    assert!(v > 300, "a hull of {v} vertices does not exercise many eyes");
+    let reversed: Vec<Point3<f64>> = pts.iter().rev().copied().collect();
+    let hr = convex_hull_3d(&reversed).unwrap();
+    let key = |p: &Point3<f64>| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
+    let mut a: Vec<_> = h.vertices().iter().map(key).collect();
+    let mut b: Vec<_> = hr.vertices().iter().map(key).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    assert_eq!(a, b);
+}
+
 #[test]
 fn degenerate_inputs() {
     let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z);

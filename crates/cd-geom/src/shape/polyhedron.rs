@@ -647,30 +647,117 @@ mod tests {
     /// given twice) face sets: the bucketed edge table equals the sorted one.
     #[test]
     fn bucketed_edge_table_equals_the_sorted_one() {
+        let (corners, sets) = cube_face_sets();
+        for (name, faces) in &sets {
+            let p = ConvexPolyhedron::from_faces(corners.clone(), faces).unwrap();
+            let bucketed = edge_table(&p.face_vertex_indices, &p.faces, p.vertices.len());
+            let sorted = edge_table_by_sort(&p.face_vertex_indices, &p.faces);
+            assert_eq!(bucketed, sorted, "{name}");
+            // Only the open set and the one with a face given twice do not close up.
+            assert_eq!(bucketed.1, !matches!(*name, "open" | "doubled"), "{name}");
+        }
+        // A dented face set (a reflex edge) is refused.
+        let mut dented = corners.clone();
+        dented[7] = nalgebra::Point3::new(0.5, 0.5, 0.5);
+        assert_eq!(ConvexPolyhedron::from_faces(dented, &sets[1].1), Err(GeomError::NotConvex));
+    }
+
+    /// A face set with a name for the assertion messages.
+    type NamedFaces = (&'static str, Vec<Vec<usize>>);
+
+    /// The unit cube's corners and its faces as quads, as triangles, with every other triangle
+    /// wound the other way (either winding is accepted), open (one quad missing) and with a
+    /// quad given twice: the face sets the neighbour rows must come out of the same way.
+    fn cube_face_sets() -> (Vec<Point<f64, 3>>, Vec<NamedFaces>) {
         let corners: Vec<Point<f64, 3>> = (0..8)
             .map(|b| nalgebra::Point3::new((b & 1) as f64, ((b >> 1) & 1) as f64, ((b >> 2) & 1) as f64))
             .collect();
         let quads: Vec<Vec<usize>> = BOX_FACES.iter().map(|f| f.to_vec()).collect();
         let triangles: Vec<Vec<usize>> =
             quads.iter().flat_map(|q| [vec![q[0], q[1], q[2]], vec![q[0], q[2], q[3]]]).collect();
-        let open = quads[..5].to_vec();
+        let mixed: Vec<Vec<usize>> = triangles
+            .iter()
+            .enumerate()
+            .map(|(k, t)| if k % 2 == 1 { vec![t[0], t[2], t[1]] } else { t.clone() })
+            .collect();
         let mut doubled = quads.clone();
-        doubled.push(quads[0].clone());
-        for (name, faces, closed) in [
-            ("quads", &quads, true),
-            ("triangles", &triangles, true),
-            ("open", &open, false),
-            ("doubled", &doubled, false),
-        ] {
-            let p = ConvexPolyhedron::from_faces(corners.clone(), faces).unwrap();
-            let bucketed = edge_table(&p.face_vertex_indices, &p.faces, p.vertices.len());
-            let sorted = edge_table_by_sort(&p.face_vertex_indices, &p.faces);
-            assert_eq!(bucketed, sorted, "{name}");
-            assert_eq!(bucketed.1, closed, "{name}");
+        doubled.push(quads[3].clone());
+        let open = quads[..5].to_vec();
+        (
+            corners,
+            vec![
+                ("quads", quads),
+                ("triangles", triangles),
+                ("mixed", mixed),
+                ("doubled", doubled),
+                ("open", open),
+            ],
+        )
+    }
+
+    /// Each vertex's neighbour row holds every vertex it shares a face edge with, once: the
+    /// rows are deduplicated by marking (an edge comes from each of its faces, in both
+    /// directions), not by sorting, so repeats and winding must not leak through.
+    #[test]
+    fn neighbour_rows_hold_each_edge_endpoint_once() {
+        let (corners, sets) = cube_face_sets();
+        for (name, faces) in sets {
+            let p = ConvexPolyhedron::from_faces(corners.clone(), &faces).unwrap();
+            for v in 0..corners.len() {
+                let mut expected: Vec<u32> = faces
+                    .iter()
+                    .flat_map(|f| loop_edges(f).collect::<Vec<_>>())
+                    .filter_map(|(a, b)| {
+                        if a == v {
+                            Some(b as u32)
+                        } else if b == v {
+                            Some(a as u32)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                expected.sort_unstable();
+                expected.dedup();
+                let mut row = p.neighbors(v).to_vec();
+                let len = row.len();
+                row.sort_unstable();
+                row.dedup();
+                assert_eq!(row.len(), len, "{name}: vertex {v} has a repeated neighbour");
+                assert_eq!(row, expected, "{name}: vertex {v}");
+            }
         }
-        // A dented face set (a reflex edge) is refused.
-        let mut dented = corners.clone();
-        dented[7] = nalgebra::Point3::new(0.5, 0.5, 0.5);
-        assert_eq!(ConvexPolyhedron::from_faces(dented, &triangles), Err(GeomError::NotConvex));
+    }
+
+    /// Faces given as slices of one flat array build the same polyhedron as the same faces
+    /// given as vectors, and fixed-size arrays do too.
+    #[test]
+    fn face_slices_build_what_face_vectors_build() {
+        let (corners, sets) = cube_face_sets();
+        for (name, faces) in sets {
+            let flat: Vec<usize> = faces.iter().flatten().copied().collect();
+            let mut start = 0;
+            let slices: Vec<&[usize]> = faces
+                .iter()
+                .map(|f| {
+                    start += f.len();
+                    &flat[start - f.len()..start]
+                })
+                .collect();
+            let from_vectors = ConvexPolyhedron::from_faces(corners.clone(), &faces).unwrap();
+            let from_slices = ConvexPolyhedron::from_face_slices(corners.clone(), &slices).unwrap();
+            assert_eq!(from_slices, from_vectors, "{name}");
+        }
+        let from_arrays = ConvexPolyhedron::from_face_slices(cube_face_sets().0, &BOX_FACES).unwrap();
+        assert_eq!(
+            from_arrays,
+            ConvexPolyhedron::from_faces(cube_face_sets().0, &cube_face_sets().1[0].1).unwrap()
+        );
+        // The checks are the same: a face of two vertices is refused either way.
+        let short: [&[usize]; 4] = [&[0, 1], &[0, 1, 2], &[1, 2, 3], &[0, 2, 3]];
+        assert_eq!(
+            ConvexPolyhedron::from_face_slices(cube_face_sets().0, &short),
+            Err(GeomError::TooFewPoints)
+        );
     }
 }
