@@ -432,20 +432,19 @@ impl Orphans {
         eye: Option<&V3>,
         eps: f64,
     ) {
+        // Without an eye, a point at infinity: no point is near it (the coordinates are finite,
+        // so the squared distance is +∞, never NaN).
+        let e = eye.copied().unwrap_or(V3::repeat(f64::INFINITY));
+        let mut index = core::mem::take(&mut self.index);
         if !range.is_empty() {
-            // Without an eye, a point at infinity: no point is near it (the coordinates are
-            // finite, so the squared distance is +∞, never NaN).
-            let e = eye.copied().unwrap_or(V3::repeat(f64::INFINITY));
-            let mut index = core::mem::take(&mut self.index);
             // In blocks, so the scratch columns stay small (and in cache) when the first eyes
             // of a large cloud orphan hundreds of thousands of points.
             for block in index.chunks(Self::BLOCK) {
                 self.assign_block(faces, range.clone(), p, block, &e, eps);
             }
-            index.clear();
-            self.index = index;
         }
-        self.index.clear();
+        index.clear();
+        self.index = index;
     }
 
     /// Points per block of [`Orphans::assign`].

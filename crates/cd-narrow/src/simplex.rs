@@ -181,7 +181,7 @@ impl<T: Real, const D: usize> Simplex<T, D> {
             // read. No copy of the arrays, which took most of this function's time (10 % of a
             // 32-point hull cast's).
             // A vertex that stays in place is copied onto itself: cheaper than the branch
-            // that skipped it, which the predictor missed about every other time.
+            // that skipped it, which the predictor missed about one time in four.
             for k in 0..s.len {
                 let from = s.index[k];
                 self.vertices[k] = self.vertices[from];

@@ -133,7 +133,7 @@ impl<T: Real> ConvexPolyhedron<T> {
         // Bucket the directed edges by start vertex (counting sort), then drop each row's
         // repeats (an edge comes once from each of its faces) by marking the vertices seen in
         // the row: linear in the number of edges, and without a branch per entry (sorting the
-        // short rows mispredicted about as many branches as the rest of the build).
+        // short rows was about a sixth of a bunny hull's mispredicted branches).
         let mut start = vec![0u32; vertices.len() + 1];
         for &(a, _) in &edges {
             start[a as usize + 1] += 1;
