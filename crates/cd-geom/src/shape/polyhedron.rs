@@ -149,12 +149,14 @@ impl<T: Real> ConvexPolyhedron<T> {
         }
         let mut neighbor_offsets = Vec::with_capacity(vertices.len() + 1);
         neighbor_offsets.push(0u32);
-        // Every entry is written at the end of the kept ones and kept only if new to the row.
-        let mut neighbors = vec![0u32; bucketed.len()];
+        // Compacted in place: every entry is written at the end of the kept ones (never past
+        // the entry being read) and kept only if new to the row.
+        let mut neighbors = bucketed;
         let mut kept = 0;
         let mut seen_in_row = vec![u32::MAX; vertices.len()];
         for v in 0..vertices.len() {
-            for &b in &bucketed[start[v] as usize..start[v + 1] as usize] {
+            for i in start[v] as usize..start[v + 1] as usize {
+                let b = neighbors[i];
                 neighbors[kept] = b;
                 kept += usize::from(seen_in_row[b as usize] != v as u32);
                 seen_in_row[b as usize] = v as u32;
@@ -471,7 +473,11 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
 #[inline(always)]
 fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     if soa.padded == LANES {
-        return single_chunk_support(soa, n);
+        // One chunk (hulls of up to eight vertices): each lane's projection is its vertex's,
+        // so there is no running maximum nor chunk number to keep, only the merge.
+        let (cx, cy, cz) = (soa.x(), soa.y(), soa.z());
+        let s = core::array::from_fn(|l| n.x * cx[l] + n.y * cy[l] + n.z * cz[l]);
+        return first_at_maximum(s, [T::zero(); LANES], soa.count);
     }
     let mut best = [-T::infinity(); LANES];
     // Each lane keeps the number of the chunk holding its best vertex, in the coordinates' own
@@ -495,11 +501,18 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
             current[l] += T::one();
         }
     }
-    // Merge the lanes in two float reductions: the largest projection, then the smallest
-    // vertex number `8·chunk + lane` among the lanes that reach it (each lane holds its first
-    // vertex at its maximum, so that is the scan's first vertex at the maximum; ties do not
-    // need an index comparison at every step). A lane that never compared holds −∞ in chunk
-    // 0, and lane 0's vertex 0 is the scan's answer in that case.
+    first_at_maximum(best, chunk, soa.count)
+}
+
+/// The merge of [`lanes_support`]'s lanes, each holding its best projection and the number of
+/// the chunk where it found it, into the first vertex at the largest projection, in two float
+/// reductions: the largest projection, then the smallest vertex number `8·chunk + lane` among
+/// the lanes that reach it (each lane holds its first vertex at its maximum, so that is the
+/// scan's first vertex at the maximum; ties do not need an index comparison at every step). A
+/// lane that never compared holds −∞ in chunk 0, and lane 0's vertex 0 is the scan's answer in
+/// that case; with NaN projections no lane reaches the maximum, and vertex 0 again.
+#[inline(always)]
+fn first_at_maximum<T: Real>(best: [T; LANES], chunk: [T; LANES], count: usize) -> usize {
     let reduce = |mut v: [T; LANES], pick: fn(T, T) -> T| {
         let mut width = LANES / 2;
         while width > 0 {
@@ -525,47 +538,7 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     // padding copy never wins over vertex 0, the bound only keeps that argument out of the
     // callers' indexing).
     let first = reduce(key, |a, b| if b < a { b } else { a }).to_f64() as u32 as usize;
-    if first < soa.count {
-        first
-    } else {
-        0
-    }
-}
-
-/// [`lanes_support`] for a hull of at most [`LANES`] vertices (one chunk; eight-vertex hulls
-/// are common): each lane's projection is its vertex's, so there is no running maximum nor
-/// chunk number to keep, only the two reductions. Same answer: the first vertex reaching the
-/// largest projection, vertex 0 when none compares.
-#[inline(always)]
-fn single_chunk_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
-    let (cx, cy, cz) = (soa.x(), soa.y(), soa.z());
-    let mut s = [T::zero(); LANES];
-    for l in 0..LANES {
-        s[l] = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
-    }
-    let mut top = s;
-    let mut width = LANES / 2;
-    while width > 0 {
-        for l in 0..width {
-            top[l] = if top[l + width] > top[l] { top[l + width] } else { top[l] };
-        }
-        width /= 2;
-    }
-    let mut key = [T::zero(); LANES];
-    let mut lane = T::zero();
-    for l in 0..LANES {
-        key[l] = lane + if s[l] == top[0] { T::zero() } else { T::infinity() };
-        lane += T::one();
-    }
-    let mut width = LANES / 2;
-    while width > 0 {
-        for l in 0..width {
-            key[l] = if key[l + width] < key[l] { key[l + width] } else { key[l] };
-        }
-        width /= 2;
-    }
-    let first = key[0].to_f64() as u32 as usize;
-    if first < soa.count {
+    if first < count {
         first
     } else {
         0
