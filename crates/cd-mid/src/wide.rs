@@ -92,38 +92,59 @@ impl<T: Real, const W: usize> WideNode<T, W> {
         (meet, inside)
     }
 
-    /// Sets the node's frame from the union of its children's boxes and quantizes each child
-    /// outwards.
+    /// Sets the node's frame from the union of its children's boxes (at most `W`, at least
+    /// one) and quantizes each child outwards; lanes past the children get the first child's
+    /// box (their `count` of 0 keeps every query out of them).
     fn quantize(&mut self, boxes: &[Aabb<T, 3>]) {
+        let n = boxes.len();
         for a in 0..3 {
+            // Lane arrays with no early exit, so every step below runs on all lanes at once;
+            // lanes past the children repeat the first child (harmless to the frame).
+            let lo: [T; W] = core::array::from_fn(|l| boxes[if l < n { l } else { 0 }].min()[a]);
+            let hi: [T; W] = core::array::from_fn(|l| boxes[if l < n { l } else { 0 }].max()[a]);
             // Plain comparisons (the boxes are finite): simba's NaN-aware `min`/`max` cost more.
-            let lo = boxes.iter().fold(T::infinity(), |m, b| if b.min()[a] < m { b.min()[a] } else { m });
-            let hi = boxes.iter().fold(-T::infinity(), |m, b| if b.max()[a] > m { b.max()[a] } else { m });
+            let frame_lo = lo.iter().fold(T::infinity(), |m, &x| if x < m { x } else { m });
+            let frame_hi = hi.iter().fold(-T::infinity(), |m, &x| if x > m { x } else { m });
             // A margin so the frame strictly contains every child even after rounding.
-            let pad = frame_pad(lo, hi);
-            self.origin[a] = lo - pad;
-            self.scale[a] = (hi - lo + pad + pad) / T::lit(254.0);
+            let pad = frame_pad(frame_lo, frame_hi);
+            self.origin[a] = frame_lo - pad;
+            self.scale[a] = (frame_hi - frame_lo + pad + pad) / T::lit(254.0);
             let inv = T::one() / self.scale[a];
-            for (lane, b) in boxes.iter().enumerate() {
-                let rel = |x: T| ((x - self.origin[a]) * inv).to_f64();
-                // Floor and ceiling by truncation of the clamped, non-negative value (the
-                // library `floor`/`ceil` are calls on the baseline x86-64 target and dominated
-                // the collapse); the loops below make the rounding conservative either way.
-                let mut ql = rel(b.min()[a]).clamp(0.0, 255.0) as u8;
-                while ql > 0 && self.coord(a, ql) > b.min()[a] {
-                    ql -= 1;
-                }
-                let up = rel(b.max()[a]).clamp(0.0, 255.0);
-                let mut qh = up as u8;
-                if f64::from(qh) < up {
-                    qh += 1;
-                }
-                while qh < 255 && self.coord(a, qh) < b.max()[a] {
-                    qh += 1;
-                }
-                self.qlo[a][lane] = ql;
-                self.qhi[a][lane] = qh;
+            let rel = |x: T| (x - self.origin[a]) * inv;
+            let mut ql = [0u8; W];
+            let mut qh = [0u8; W];
+            let mut exact = true;
+            for l in 0..W {
+                // Floor and ceiling by saturating truncation (the values are non-negative up to
+                // rounding; the library `floor`/`ceil` are calls on the baseline x86-64 target),
+                // then one step outwards where the dequantized bound, in the arithmetic the
+                // traversal uses, is not yet outside the child: `rel` rounds by a few ulps of
+                // 255, so one step settles every lane of an ordinary frame.
+                let down = rel(lo[l]).to_u8_saturating();
+                ql[l] = down - ((down > 0) & (self.coord(a, down) > lo[l])) as u8;
+                let up = rel(hi[l]);
+                let up_q = up.to_u8_saturating();
+                let up_q = up_q + ((up_q < 255) & (T::lit(f64::from(up_q)) < up)) as u8;
+                qh[l] = up_q + ((up_q < 255) & (self.coord(a, up_q) < hi[l])) as u8;
+                exact &= (self.coord(a, ql[l]) <= lo[l]) | (ql[l] == 0);
+                exact &= (self.coord(a, qh[l]) >= hi[l]) | (qh[l] == 255);
             }
+            if !exact {
+                // The guarantee behind the one step: walk outwards until every bound holds.
+                // No test input has needed it (`rel` is within a small fraction of a step, and
+                // a dequantized bound rounds toward a representable child coordinate, never
+                // past it), but containment must not rest on that argument alone.
+                for l in 0..W {
+                    while ql[l] > 0 && self.coord(a, ql[l]) > lo[l] {
+                        ql[l] -= 1;
+                    }
+                    while qh[l] < 255 && self.coord(a, qh[l]) < hi[l] {
+                        qh[l] += 1;
+                    }
+                }
+            }
+            self.qlo[a] = ql;
+            self.qhi[a] = qh;
         }
     }
 }
@@ -165,28 +186,27 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         let mut out: Vec<WideNode<T, W>> = vec![WideNode::empty()];
         // (binary node to collapse, wide node to fill)
         let mut stack = vec![(0usize, 0usize)];
-        // Members with their box and the area that orders their opening (−1 for leaves, which
-        // are never opened), computed once per member.
+        // Members with their box and the key that orders their opening (the area, or −1 for
+        // leaves, which are never opened), computed once per member.
         let mut group: Vec<(usize, Aabb<T, 3>, T)> = Vec::with_capacity(W + 1);
         let mut boxes: Vec<Aabb<T, 3>> = Vec::with_capacity(W);
         let member = |g: usize| {
             let bx = nodes[g].volume.bounding_aabb();
-            let area = if nodes[g].is_leaf() { -T::one() } else { BoundingVolume::<T, 3>::surface_area(&bx) };
-            (g, bx, area)
+            let area = BoundingVolume::<T, 3>::surface_area(&bx);
+            (g, bx, if nodes[g].is_leaf() { -T::one() } else { area })
         };
         while let Some((b, w)) = stack.pop() {
             group.clear();
             group.extend(nodes[b].children().map(member));
             // Open the interior member with the largest area until W members or all leaves.
             while group.len() < W {
-                let Some((k, _)) = group
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, m)| m.2 >= T::zero())
-                    .max_by(|a, b| a.1 .2.partial_cmp(&b.1 .2).unwrap_or(core::cmp::Ordering::Equal))
-                else {
+                let mut k = 0;
+                for i in 1..group.len() {
+                    k = if group[i].2 > group[k].2 { i } else { k };
+                }
+                if group[k].2 < T::zero() {
                     break;
-                };
+                }
                 let (g, _, _) = group.swap_remove(k);
                 group.extend(nodes[g].children().map(member));
             }
@@ -514,5 +534,69 @@ impl<T: Real> RayLanes<T> {
             hit[l] = inside[l] & (t_near[l] <= t_far[l]) & (node.count[l] != 0);
         }
         (t_near, hit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A xorshift stream of numbers in `[0, 1)`.
+    fn unit_stream(mut s: u64) -> impl FnMut() -> f64 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// Quantizes `n` random child boxes around `centre`, of sizes up to `extent`, and checks that
+    /// every dequantized child box holds its exact box; with `tight`, also that no bound is more
+    /// than one step looser than it needs to be where a step is several ulps wide.
+    fn check_quantize<T: Real, const W: usize>(centre: f64, extent: f64, n: usize, tight: bool, seed: u64) {
+        let mut r = unit_stream(seed);
+        let boxes: Vec<Aabb<T, 3>> = (0..n)
+            .map(|_| {
+                let lo: [f64; 3] = core::array::from_fn(|_| centre + (r() - 0.5) * extent);
+                let hi: [f64; 3] = core::array::from_fn(|a| lo[a] + r() * extent * 0.3);
+                Aabb::new(lo.map(T::lit).into(), hi.map(T::lit).into()).expect("a valid box")
+            })
+            .collect();
+        let mut node = WideNode::<T, W>::empty();
+        node.quantize(&boxes);
+        for (l, b) in boxes.iter().enumerate() {
+            for a in 0..3 {
+                let (ql, qh) = (node.qlo[a][l], node.qhi[a][l]);
+                let ctx = format!("centre {centre} extent {extent} lane {l} axis {a}: q {ql}..{qh}");
+                assert!(node.coord(a, ql) <= b.min()[a], "low bound inside the box, {ctx}");
+                assert!(node.coord(a, qh) >= b.max()[a], "high bound inside the box, {ctx}");
+                // Tight to a step only where a step spans several ulps of the coordinates.
+                let ulp = T::epsilon() * (node.origin[a].abs() + T::lit(255.0) * node.scale[a]);
+                if tight && node.scale[a] > T::lit(8.0) * ulp {
+                    assert!(ql >= 254 || node.coord(a, ql + 2) > b.min()[a], "loose low bound, {ctx}");
+                    assert!(qh <= 1 || node.coord(a, qh - 2) < b.max()[a], "loose high bound, {ctx}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn quantized_children_hold_their_boxes() {
+        for seed in 1..200u64 {
+            let n = 1 + seed as usize % 8;
+            // Ordinary frames: near the origin and well away from it, f32 and f64.
+            for (centre, extent) in [(0.0, 1.0), (-3.0, 0.01), (250.0, 7.0), (1e-3, 1e-6)] {
+                check_quantize::<f32, 8>(centre, extent, n, true, seed);
+                check_quantize::<f64, 8>(centre, extent, n, true, seed);
+                check_quantize::<f64, 4>(centre, extent, n.min(4), true, seed);
+            }
+            // Frames far from the origin for their extent, where one ulp of a coordinate spans
+            // several quantization steps: the bounds must still hold (they cannot be tight to
+            // a step there).
+            check_quantize::<f32, 8>(1e6, 0.05, n, false, seed);
+            check_quantize::<f32, 8>(-3e7, 1.0, n, false, seed);
+            check_quantize::<f64, 8>(1e15, 0.01, n, false, seed);
+        }
     }
 }
