@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 
 mod aabb;
+mod blocks;
 mod dito;
 mod epos;
 mod hull2;
