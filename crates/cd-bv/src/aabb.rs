@@ -204,9 +204,11 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
     if points.is_empty() {
         return Err(GeomError::TooFewPoints);
     }
-    let limit = T::coord_limit();
-    // Per coordinate, 0 while every value seen is in range (a mask, not a bool: it vectorises).
-    let mut bad = [0u32; D];
+    // The validity check: every chunk's coordinate bounds and finiteness (the blocks' pass,
+    // cheaper than a range test per coordinate).
+    let mut finite = true;
+    let mut coord_lo = [T::infinity(); D];
+    let mut coord_hi = [-T::infinity(); D];
     let mut lo = [T::infinity(); N];
     let mut hi = [-T::infinity(); N];
     let mut lo_i = [0usize; N];
@@ -224,11 +226,11 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
         s
     };
     for (c, chunk) in points.chunks(CHUNK).enumerate() {
-        for p in chunk {
-            for i in 0..D {
-                // Both comparisons are false for NaN too.
-                bad[i] |= !((p[i] >= -limit) & (p[i] <= limit)) as u32;
-            }
+        let (clo, chi, chunk_finite) = coordinate_bounds(chunk);
+        finite &= chunk_finite;
+        for i in 0..D {
+            coord_lo[i] = if clo[i] < coord_lo[i] { clo[i] } else { coord_lo[i] };
+            coord_hi[i] = if chi[i] > coord_hi[i] { chi[i] } else { coord_hi[i] };
         }
         for (g, comp) in groups.iter().enumerate() {
             let (clo, chi) = projection_bounds(chunk, comp);
@@ -249,7 +251,7 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
         lo_i[k] = index_in_chunk(points, lo_c[k], |p| project(k, p) == lo[k]);
         hi_i[k] = index_in_chunk(points, hi_c[k], |p| project(k, p) == hi[k]);
     }
-    if bad.iter().any(|&b| b != 0) {
+    if !(finite && within_limit(&coord_lo, &coord_hi)) {
         return Err(invalid_points_error(points));
     }
     Ok((lo, lo_i, hi, hi_i))

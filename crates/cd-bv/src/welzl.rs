@@ -162,22 +162,30 @@ pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>]) -> Ball64<D> {
     let mut basis: Vec<V<D>> = Vec::with_capacity(16);
     let mut ball = Ball64::EMPTY;
     for _ in 0..=cand.len() {
-        let mut farthest: Option<(f64, V<D>)> = None;
-        for p in cand {
-            if !ball.contains(p) {
-                let d2 = (p - ball.center).norm_squared();
-                if farthest.is_none_or(|(f, _)| d2 > f) {
-                    farthest = Some((d2, *p));
-                }
-            }
-        }
-        let Some((_, p)) = farthest else {
+        // The candidate farthest from the centre is outside exactly when any is, and then it
+        // is the farthest outside.
+        let Some(p) = farthest(cand, &ball.center).filter(|p| !ball.contains(p)) else {
             return ball;
         };
         basis.insert(0, p);
         ball = minimal_ball_of_small(&mut basis);
     }
     ball
+}
+
+/// The point of `pts` farthest from `c` (the first of equals), `None` for no points. One
+/// comparison per point, rarely taken once the running maximum is large, so well predicted
+/// (testing each point against the ball first and then against the farthest so far cost the
+/// minimal ball 25 % more mispredicted branches on the bunny).
+fn farthest<const D: usize>(pts: &[V<D>], c: &V<D>) -> Option<V<D>> {
+    let (mut best, mut at) = (f64::NEG_INFINITY, 0);
+    for (i, p) in pts.iter().enumerate() {
+        let d = (p - c).norm_squared();
+        if d > best {
+            (best, at) = (d, i);
+        }
+    }
+    pts.get(at).copied()
 }
 
 /// Converts an `f64` ball to `T`, padding the radius so that containment survives the
@@ -325,7 +333,9 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     cand.dedup();
     let orthants = 1usize << D;
     let mut far: Vec<(T, usize)> = vec![(T::zero(), usize::MAX); orthants];
-    let mut ball = minimal_ball_of_small(&mut cand);
+    // Pivoting rather than move-to-front, even on these few points: 8.6k → 4.7k instructions
+    // for the bunny's six.
+    let mut ball = pivot_ball(&cand);
     // Width of the band inside the scanned sphere whose points a scan also keeps (0 on the
     // first scan).
     let mut band = 0.0f64;
