@@ -85,8 +85,13 @@ pub fn aabb_of_posed_points<T: Real>(points: &[Point3<T>], pose: &Isometry3<T>) 
     let mut hi = Vector3::repeat(-T::infinity());
     for p in points {
         let q = r * p.coords;
-        lo = lo.inf(&q);
-        hi = hi.sup(&q);
+        // Plain comparisons rather than simba's NaN-aware `inf`/`sup` (−5 % of the call on a
+        // 12-point hull; a NaN pose leaves the bounds infinite either way, which `Aabb::new`
+        // refuses). Lane arrays of the matrix's columns compiled worse (+13 %).
+        for i in 0..3 {
+            lo[i] = if q[i] < lo[i] { q[i] } else { lo[i] };
+            hi[i] = if q[i] > hi[i] { q[i] } else { hi[i] };
+        }
     }
     let t = pose.translation.vector;
     Aabb::new(Point::from(lo + t), Point::from(hi + t))
