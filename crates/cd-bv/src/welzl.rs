@@ -272,32 +272,41 @@ fn fold_d2<T: Real, const D: usize>(
 /// Points per chunk of [`scan_chunks`].
 const SCAN_CHUNK: usize = 64;
 
-/// The largest `|p - c|²` over the points, calling `outside(index, p - c, |p - c|²)` for every
-/// point beyond `threshold` and `near(index)` for every point beyond `inner` but not
-/// `threshold` (`inner ≤ threshold`; equal, nothing is near). Works in chunks of 64: a
-/// branch-free pass finds each chunk's largest squared distance, and only chunks that reach
-/// past `inner` are visited point by point (after the first pass, almost none), reading the
-/// distances that pass kept rather than computing them again (the first pass visits nearly
-/// every chunk: 17 % of the minimal ball's instructions on the bunny).
+/// The largest `|p - c|²` over the points, handing `outside` the `(|p - c|², index)` of every
+/// point beyond `threshold`, a chunk's at a time, and calling `near(index)` for every point
+/// beyond `inner` but not `threshold` (`inner ≤ threshold`; equal, nothing is near). Works in
+/// chunks of 64: a branch-free pass finds each chunk's largest squared distance, and only
+/// chunks that reach past `inner` are visited point by point (after the first pass, almost
+/// none), reading the distances that pass kept rather than computing them again (the first
+/// pass visits nearly every chunk: 17 % of the minimal ball's instructions on the bunny). A
+/// visit gathers the outside points without a branch (every point written, the count moved
+/// by the comparison): on the first pass about one point in seven is outside, spread at random.
 pub(crate) fn scan_chunks<T: Real, const D: usize>(
     points: &[Point<T, D>],
     c: &Point<T, D>,
     inner: T,
     threshold: T,
-    mut outside: impl FnMut(usize, Vector<T, D>, T),
+    mut outside: impl FnMut(&[(T, usize)]),
     mut near: impl FnMut(usize),
 ) -> T {
     let mut max_d2 = T::zero();
     let mut d2s = [T::zero(); SCAN_CHUNK];
+    let mut found = [(T::zero(), 0usize); SCAN_CHUNK];
     for (k, chunk) in points.chunks(SCAN_CHUNK).enumerate() {
         let cmax = chunk_d2(chunk, c, &mut d2s);
         max_d2 = if cmax > max_d2 { cmax } else { max_d2 };
         if cmax > inner {
-            for (j, (p, &d2)) in chunk.iter().zip(&d2s).enumerate() {
-                if d2 > threshold {
-                    outside(k * SCAN_CHUNK + j, p - c, d2);
-                } else if d2 > inner {
-                    near(k * SCAN_CHUNK + j);
+            let mut n = 0;
+            for (j, &d2) in d2s[..chunk.len()].iter().enumerate() {
+                found[n] = (d2, k * SCAN_CHUNK + j);
+                n += usize::from(d2 > threshold);
+            }
+            outside(&found[..n]);
+            if inner < threshold {
+                for (j, &d2) in d2s[..chunk.len()].iter().enumerate() {
+                    if d2 <= threshold && d2 > inner {
+                        near(k * SCAN_CHUNK + j);
+                    }
                 }
             }
         }
@@ -368,13 +377,7 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
             &c,
             inner,
             threshold,
-            |idx, d, d2| {
-                all_outside.push((d2, idx));
-                let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
-                if d2 > far[o].0 {
-                    far[o] = (d2, idx);
-                }
-            },
+            |found| all_outside.extend_from_slice(found),
             |idx| {
                 if near.len() <= NEAR_CAP {
                     near.push(idx);
@@ -383,6 +386,13 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         );
         let complete = all_outside.len() <= OUTSIDE_CAP;
         if !complete {
+            for &(d2, idx) in &all_outside {
+                let d = points[idx] - c;
+                let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
+                if d2 > far[o].0 {
+                    far[o] = (d2, idx);
+                }
+            }
             // Too many for the candidates: keep the farthest (the likeliest support points)
             // and each orthant's farthest (so every side of the ball is pulled out).
             all_outside
