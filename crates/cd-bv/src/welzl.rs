@@ -340,8 +340,6 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         a.as_slice().iter().zip(b.as_slice()).fold(Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))
     });
     cand.dedup();
-    let orthants = 1usize << D;
-    let mut far: Vec<(T, usize)> = vec![(T::zero(), usize::MAX); orthants];
     // Pivoting rather than move-to-front, even on these few points: 8.6k → 4.7k instructions
     // for the bunny's six.
     let mut ball = pivot_ball(&cand);
@@ -366,7 +364,6 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         // Every point outside (up to a cap) becomes a candidate, so the next candidate ball is
         // usually final and one more pass only confirms it; past the cap, the farthest point
         // per orthant keeps the candidate set small.
-        far.iter_mut().for_each(|f| *f = (threshold, usize::MAX));
         // Points in the band of width `band` inside the sphere are kept too (see below).
         let inner_r = (r + delta - band).max(0.0);
         let inner = if band > 0.0 { T::lit(inner_r * inner_r) } else { threshold };
@@ -386,6 +383,7 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         );
         let complete = all_outside.len() <= OUTSIDE_CAP;
         if !complete {
+            let mut far: Vec<(T, usize)> = vec![(threshold, usize::MAX); 1 << D];
             for &(d2, idx) in &all_outside {
                 let d = points[idx] - c;
                 let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);

@@ -46,6 +46,23 @@ fn check<V>(name: &str, built: Result<V, cd_geom::GeomError>, valid: bool, holds
     }
 }
 
+/// `aabb_from_points` accepts exactly the valid sets and returns exactly the bounds of a plain
+/// fold over the coordinates (no tolerance: both are comparisons of the same numbers).
+fn exact_aabb<T: Real, const D: usize>(points: &[Point<T, D>]) {
+    let limit = T::coord_limit();
+    let valid =
+        !points.is_empty() && points.iter().flat_map(|p| p.iter()).all(|x| x.is_finite() && x.abs() <= limit);
+    let built = aabb_from_points(points);
+    assert_eq!(built.is_ok(), valid, "aabb_from_points validity, {} points", points.len());
+    if let Ok(b) = built {
+        for i in 0..D {
+            let lo = points.iter().map(|p| p[i]).fold(T::infinity(), |m, x| if x < m { x } else { m });
+            let hi = points.iter().map(|p| p[i]).fold(-T::infinity(), |m, x| if x > m { x } else { m });
+            assert!(b.min()[i] == lo && b.max()[i] == hi, "aabb_from_points bounds on axis {i}");
+        }
+    }
+}
+
 /// Builds every volume of the points `v` (three numbers per 3D point, two per 2D point).
 pub fn run(v: &[f64]) {
     let points: Vec<Point3<f64>> =
@@ -56,6 +73,21 @@ pub fn run(v: &[f64]) {
     let tol = if valid { tolerance(&points) } else { 0.0 };
     let all = |f: &dyn Fn(&Point3<f64>) -> bool| points.iter().all(f);
     check("aabb_from_points", aabb_from_points(&points), valid, |b| all(&|p| in_aabb(b, p, tol)));
+    exact_aabb(&points);
+    // The same numbers in f32, where the coordinate limit is 1e9 and a finite f64 may round to
+    // an infinity: the block passes validate and bound them as the plain definition does.
+    let single: Vec<Point3<f32>> = points.iter().map(|p| p.cast::<f32>()).collect();
+    exact_aabb(&single);
+    let valid32 = !single.is_empty()
+        && single.iter().flat_map(|p| p.iter()).all(|x| x.is_finite() && x.abs() <= f32::coord_limit());
+    let tol32 = if valid32 {
+        1e-3 * (1.0 + single.iter().flat_map(|p| p.iter()).fold(0.0f32, |m, x| m.max(x.abs())))
+    } else {
+        0.0
+    };
+    let in_ball32 = |b: &Ball<f32, 3>| single.iter().all(|p| (p - b.center()).norm() <= b.radius() + tol32);
+    check("minimal_ball f32", minimal_ball(&single), valid32, in_ball32);
+    check("ritter_ball f32", ritter_ball(&single), valid32, in_ball32);
     check("ball_aabb_half_diagonal", ball_aabb_half_diagonal(&points), valid, |b| {
         all(&|p| in_ball(b, p, tol))
     });
@@ -88,6 +120,7 @@ pub fn run(v: &[f64]) {
     };
     let all2 = |f: &dyn Fn(&Point2<f64>) -> bool| flat.iter().all(f);
     check("minimal_ball 2D", minimal_ball(&flat), valid2, |b| all2(&|p| in_ball(b, p, tol2)));
+    exact_aabb(&flat);
     check("obb_pca 2D", obb_pca(&flat), valid2, |o| all2(&|p| in_obb(o, p, tol2)));
     check("obb_min_area_2d", obb_min_area_2d(&flat, ObbMetric::Volume), valid2, |o| {
         all2(&|p| in_obb(o, p, tol2))
