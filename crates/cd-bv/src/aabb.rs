@@ -209,11 +209,9 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
     if points.is_empty() {
         return Err(GeomError::TooFewPoints);
     }
-    // The validity check: every chunk's coordinate bounds and finiteness (the blocks' pass,
-    // cheaper than a range test per coordinate).
-    let mut finite = true;
-    let mut coord_lo = [T::infinity(); D];
-    let mut coord_hi = [-T::infinity(); D];
+    // The validity check: every chunk's coordinates finite and their bounds in range (the
+    // blocks' pass, cheaper than a range test per coordinate).
+    let mut valid = true;
     let mut lo = [T::infinity(); N];
     let mut hi = [-T::infinity(); N];
     let mut lo_i = [0usize; N];
@@ -231,12 +229,8 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
         s
     };
     for (c, chunk) in points.chunks(CHUNK).enumerate() {
-        let (clo, chi, chunk_finite) = coordinate_bounds(chunk);
-        finite &= chunk_finite;
-        for i in 0..D {
-            coord_lo[i] = if clo[i] < coord_lo[i] { clo[i] } else { coord_lo[i] };
-            coord_hi[i] = if chi[i] > coord_hi[i] { chi[i] } else { coord_hi[i] };
-        }
+        let (coord_lo, coord_hi, finite) = coordinate_bounds(chunk);
+        valid &= finite && within_limit(&coord_lo, &coord_hi);
         for (g, comp) in groups.iter().enumerate() {
             let (clo, chi) = projection_bounds(chunk, comp);
             for l in 0..W.min(N - g * W) {
@@ -256,7 +250,7 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
         lo_i[k] = index_in_chunk(points, lo_c[k], |p| project(k, p) == lo[k]);
         hi_i[k] = index_in_chunk(points, hi_c[k], |p| project(k, p) == hi[k]);
     }
-    if !(finite && within_limit(&coord_lo, &coord_hi)) {
+    if !valid {
         return Err(invalid_points_error(points));
     }
     Ok((lo, lo_i, hi, hi_i))

@@ -23,7 +23,7 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug + Send + Sync + 's
     /// Widens to `f64` (exact for both implementations).
     fn to_f64(self) -> f64;
     /// Truncates toward zero into `0..=255`, saturating below and above (NaN gives 0): Rust's
-    /// `as u8`, which packs several lanes into one instruction where `to_f64` and a clamp do not.
+    /// `as u8`, one conversion in place of widening to `f64` and clamping.
     fn to_u8_saturating(self) -> u8;
 }
 
