@@ -61,19 +61,19 @@ pub fn edge_normal<T: Real>(e0: &Vector<T, 3>, e1: &Vector<T, 3>) -> Option<Vect
 /// assert_eq!(e0.cross(&e1).z.signum(), (b - a).cross(&(c - a)).z.signum());
 /// assert_eq!((e0, e1), (c - b, a - c));
 /// ```
+#[inline]
 pub fn widest_angle_edges<T: Real>(
     a: &Vector<T, 3>,
     b: &Vector<T, 3>,
     c: &Vector<T, 3>,
 ) -> (Vector<T, 3>, Vector<T, 3>) {
-    let (ab, bc, ca) = (b - a, c - b, a - c);
+    let edges = [b - a, c - b, a - c];
+    let k = widest_angle_vertex(edges[0].norm_squared(), edges[1].norm_squared(), edges[2].norm_squared());
     // Each pair is (edge into the vertex, edge out of it) in the triangle's order, so every
-    // choice gives the same orientation as (b − a) × (c − a).
-    match widest_angle_vertex(ab.norm_squared(), bc.norm_squared(), ca.norm_squared()) {
-        2 => (bc, ca), // at c, opposite ab
-        0 => (ca, ab), // at a, opposite bc
-        _ => (ab, bc), // at b, opposite ca
-    }
+    // choice gives the same orientation as (b − a) × (c − a): (bc, ca) at c, (ca, ab) at a,
+    // (ab, bc) at b. Picked by index rather than by a match: which vertex is widest is as good
+    // as random in a hull's fan of new faces, and the branches mispredicted on it.
+    (edges[[2, 0, 1][k]], edges[k])
 }
 
 /// The vertex of triangle `(a, b, c)` at its widest angle, opposite its longest edge, from the
@@ -82,12 +82,13 @@ pub fn widest_angle_edges<T: Real>(
 /// vertex.
 #[inline]
 pub(crate) fn widest_angle_vertex<T: Real>(ab: T, bc: T, ca: T) -> usize {
-    if ab >= bc && ab >= ca {
+    // Comparisons combined without short-circuits, so the choice compiles to selects.
+    let at_c = (ab >= bc) & (ab >= ca);
+    let at_a = bc >= ca;
+    if at_c {
         2
-    } else if bc >= ca {
-        0
     } else {
-        1
+        usize::from(!at_a)
     }
 }
 
