@@ -403,8 +403,11 @@ struct Orphans {
     best: Vec<f64>,
     /// Per point: that face, as an offset into the range (`u64::MAX` while none).
     face: Vec<u64>,
-    /// Per face of the range: how many points it takes.
-    taken: Vec<usize>,
+    /// Per face of the range, and one more for the points inside them all: where its points
+    /// start in `filed` (a counting sort's bucket starts).
+    bucket_start: Vec<usize>,
+    /// The block's taken points, face by face.
+    filed: Vec<usize>,
 }
 
 /// `v[..n]`, grown with zeros if it is shorter.
@@ -490,23 +493,30 @@ impl Orphans {
                 face[k] = (id & farther) | (face[k] & !farther);
             }
         }
-        // Each list grows once to its final size rather than doubling push by push. (Filing
-        // the points by a counting sort instead, with no branch on whether a point was taken,
-        // timed the same.)
-        let taken = prefix(&mut self.taken, range.len());
-        taken.fill(0);
+        // Filed by a counting sort over the faces, with no branch on whether a point was taken
+        // (as good as random): the points inside every face land in one extra bucket past the
+        // range's. Each list then grows once, by one copy of its bucket, in the block's order
+        // (as pushing did: the eye search's ties go the same way).
+        let faces_in_range = range.len();
+        let start = prefix(&mut self.bucket_start, faces_in_range + 2);
+        start.fill(0);
         for &f in face.iter() {
-            if f != u64::MAX {
-                taken[f as usize] += 1;
-            }
+            start[f.min(faces_in_range as u64) as usize + 1] += 1;
         }
-        for (j, &count) in taken.iter().enumerate() {
-            faces[first + j].outside.reserve(count);
+        for j in 0..=faces_in_range {
+            start[j + 1] += start[j];
         }
+        let filed = prefix(&mut self.filed, n);
         for (&i, &f) in block.iter().zip(face.iter()) {
-            if f != u64::MAX {
-                faces[first + f as usize].outside.push(i);
-            }
+            let bucket = &mut start[f.min(faces_in_range as u64) as usize];
+            filed[*bucket] = i;
+            *bucket += 1;
+        }
+        // Each bucket's start has moved to the next one's: bucket j is now
+        // `filed[start[j - 1]..start[j]]` (from 0 for j = 0).
+        for j in 0..faces_in_range {
+            let from = if j == 0 { 0 } else { start[j - 1] };
+            faces[first + j].outside.extend_from_slice(&filed[from..start[j]]);
         }
     }
 }
