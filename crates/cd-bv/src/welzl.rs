@@ -158,9 +158,12 @@ pub(crate) fn minimal_ball_of_small<const D: usize>(pts: &mut [V<D>]) -> Ball64<
 /// already in the basis) and grows the ball, so it ends within `cand.len()` rounds; each round
 /// is a scan of the list plus a solve over the basis (typically under a dozen points), where
 /// move-to-front over the whole list re-solves from its start at every miss.
-pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>]) -> Ball64<D> {
-    let mut basis: Vec<V<D>> = Vec::with_capacity(16);
-    let mut ball = Ball64::EMPTY;
+///
+/// The basis starts as `basis` (points of `cand`, or empty) and is left holding the final one:
+/// a later call on a superset of `cand` starts from the ball the old candidates ended with
+/// instead of from nothing (one farthest-point scan fewer on the bunny).
+pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>], basis: &mut Vec<V<D>>) -> Ball64<D> {
+    let mut ball = minimal_ball_of_small(basis);
     for _ in 0..=cand.len() {
         // The candidate farthest from the centre is outside exactly when any is, and then it
         // is the farthest outside.
@@ -168,7 +171,7 @@ pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>]) -> Ball64<D> {
             return ball;
         };
         basis.insert(0, p);
-        ball = minimal_ball_of_small(&mut basis);
+        ball = minimal_ball_of_small(basis);
     }
     ball
 }
@@ -342,7 +345,9 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     cand.dedup();
     // Pivoting rather than move-to-front, even on these few points: 8.6k → 4.7k instructions
     // for the bunny's six.
-    let mut ball = pivot_ball(&cand);
+    // The seed's basis, kept for the candidates' solve below (they include the seed's points).
+    let mut basis = Vec::with_capacity(16);
+    let mut ball = pivot_ball(&cand, &mut basis);
     // Width of the band inside the scanned sphere whose points a scan also keeps (0 on the
     // first scan).
     let mut band = 0.0f64;
@@ -403,7 +408,7 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         let before = ball.r2;
         if !all_outside.is_empty() {
             cand.extend(all_outside.iter().map(|&(_, i)| to64(&points[i])));
-            ball = pivot_ball(&cand);
+            ball = pivot_ball(&cand, &mut basis);
             // Every point this pass did not take lies within √inner of `c` (to T's rounding of
             // its distance; `inner` is the threshold itself unless a band was kept). When the
             // new ball contains that ball and every band point, it contains every point, and
@@ -454,18 +459,23 @@ mod tests {
     }
 
     /// Pivoting gives move-to-front's ball on random lists, on co-spherical points (every point
-    /// a possible support) and on lists full of duplicates, in 2D and 3D.
+    /// a possible support) and on lists full of duplicates, in 2D and 3D; so does pivoting
+    /// warm-started from the basis of the list's first third, as the minimal ball's second
+    /// solve is.
     #[test]
     fn pivoting_equals_move_to_front() {
         fn check<const D: usize>(pts: &[V<D>]) {
-            let by_pivot = pivot_ball(pts);
             let by_mtf = minimal_ball_of_small(&mut pts.to_vec());
             let r = by_mtf.r2.sqrt();
-            assert!((by_pivot.r2.sqrt() - r).abs() <= 1e-9 * (1.0 + r), "{} vs {r}", by_pivot.r2.sqrt());
-            assert!((by_pivot.center - by_mtf.center).norm() <= 1e-6 * (1.0 + r));
-            assert!(pts
-                .iter()
-                .all(|p| (p - by_pivot.center).norm() <= by_pivot.r2.sqrt() * (1.0 + 1e-9) + 1e-12));
+            let mut basis = Vec::new();
+            pivot_ball(&pts[..pts.len() / 3], &mut basis);
+            for by_pivot in [pivot_ball(pts, &mut Vec::new()), pivot_ball(pts, &mut basis)] {
+                assert!((by_pivot.r2.sqrt() - r).abs() <= 1e-9 * (1.0 + r), "{} vs {r}", by_pivot.r2.sqrt());
+                assert!((by_pivot.center - by_mtf.center).norm() <= 1e-6 * (1.0 + r));
+                assert!(pts
+                    .iter()
+                    .all(|p| (p - by_pivot.center).norm() <= by_pivot.r2.sqrt() * (1.0 + 1e-9) + 1e-12));
+            }
         }
         for n in 1..120 {
             let cloud: Vec<V<3>> = (0..n).map(|i| r3(i + 7 * n)).collect();
