@@ -54,6 +54,13 @@ pub(crate) fn circumball<const D: usize>(support: &[V<D>]) -> Ball64<D> {
     match support.len() {
         0 => return Ball64::EMPTY,
         1 => return Ball64 { center: support[0], r2: 0.0 },
+        // Two points: the ball on their segment, without the elimination (its 1 × 1 system
+        // gives the same midpoint). Coincident points give the point ball.
+        2 => {
+            let center = (support[0] + support[1]) * 0.5;
+            let r2 = (support[0] - center).norm_squared().max((support[1] - center).norm_squared());
+            return Ball64 { center, r2 };
+        }
         _ => {}
     }
     let p0 = support[0];
@@ -170,8 +177,14 @@ pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>], basis: &mut Vec<V<D>>) -
         let Some(p) = farthest(cand, &ball.center).filter(|p| !ball.contains(p)) else {
             return ball;
         };
+        // A point outside the minimal ball of the basis lies on the boundary of the minimal
+        // ball of the basis and it (Welzl's lemma), so the solve starts with it as support
+        // instead of rediscovering that over the whole basis.
         basis.insert(0, p);
-        ball = minimal_ball_of_small(basis);
+        let mut support = Vec::with_capacity(D + 1);
+        support.push(p);
+        let rest = basis.len() - 1;
+        ball = mtf(&mut basis[1..], rest, &mut support);
     }
     ball
 }
