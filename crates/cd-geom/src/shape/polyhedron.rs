@@ -475,8 +475,14 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     if soa.padded == LANES {
         // One chunk (hulls of up to eight vertices): each lane's projection is its vertex's,
         // so there is no running maximum nor chunk number to keep, only the merge.
+        // A plain loop, not `core::array::from_fn`: under thin LTO (the bench profile) that
+        // stayed an out-of-line call and the GJK distance of two 8-vertex hulls took 4,275
+        // instructions instead of 3,722.
         let (cx, cy, cz) = (soa.x(), soa.y(), soa.z());
-        let s = core::array::from_fn(|l| n.x * cx[l] + n.y * cy[l] + n.z * cz[l]);
+        let mut s = [T::zero(); LANES];
+        for (l, s) in s.iter_mut().enumerate() {
+            *s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
+        }
         return first_at_maximum(s, [T::zero(); LANES], soa.count);
     }
     let mut best = [-T::infinity(); LANES];
