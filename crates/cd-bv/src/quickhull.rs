@@ -8,7 +8,7 @@
 //! as inside, which keeps the hull convex under rounding); coplanar triangles are merged into
 //! polygonal faces at the end.
 
-use crate::aabb::aabb_from_points;
+use crate::aabb::axis_extremes;
 use crate::hull2::convex_hull_2d_indices;
 use cd_geom::{widest_angle_edges, ConvexPolyhedron, GeomError, GeomResult, Point, Real};
 use nalgebra::{Point2, Vector3};
@@ -89,16 +89,19 @@ impl Face {
 /// polyhedron's checks refuse, and the hull is rebuilt with the tolerance grown 4,096-fold,
 /// twice at most.
 pub fn convex_hull<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Hull<T>> {
-    let aabb = aabb_from_points(points)?;
+    // One validating pass (errors for empty input and bad coordinates) that also finds the
+    // first point reaching each axis's minimum and maximum, for the initial simplex.
+    let (lo, hi) = axis_extremes(points)?;
+    let axis_ends = [lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]];
     let p: Vec<V3> = points.iter().map(|q| V3::new(q.x.to_f64(), q.y.to_f64(), q.z.to_f64())).collect();
-    let scale = (0..3).map(|i| aabb.min()[i].to_f64().abs().max(aabb.max()[i].to_f64().abs())).sum::<f64>();
+    let scale = (0..3).map(|i| p[lo[i]][i].abs().max(p[hi[i]][i].abs())).sum::<f64>();
     // Distance tolerance: a generous multiple of the rounding error of a plane distance, and
     // for f32 input the rounding of the input itself.
     let eps = scale * (64.0 * f64::EPSILON + 4.0 * T::epsilon().to_f64() * f64::EPSILON.sqrt());
     let mut attempt = 0;
     loop {
         let tolerance = eps * RETRY_TOLERANCE_GROWTH.powi(attempt);
-        let mut result = hull_with_tolerance(points, &p, tolerance);
+        let mut result = hull_with_tolerance(points, &p, axis_ends, tolerance);
         if attempt > 0 {
             result = result.and_then(|hull| holding_every_point(hull, &p, tolerance));
         }
@@ -141,8 +144,13 @@ const ATTEMPTS: i32 = 3;
 const RETRY_TOLERANCE_GROWTH: f64 = 4096.0;
 
 /// One Quickhull run with distance tolerance `eps`.
-fn hull_with_tolerance<T: Real>(points: &[Point<T, 3>], p: &[V3], eps: f64) -> GeomResult<Hull<T>> {
-    let Some(simplex) = initial_simplex(p, eps) else {
+fn hull_with_tolerance<T: Real>(
+    points: &[Point<T, 3>],
+    p: &[V3],
+    axis_ends: [usize; 6],
+    eps: f64,
+) -> GeomResult<Hull<T>> {
+    let Some(simplex) = initial_simplex(p, axis_ends, eps) else {
         return Ok(lower_dimensional(points, p, eps));
     };
     // `None`: a face lost track of a neighbour, which only a simplex that rounding made flat
@@ -162,22 +170,9 @@ pub fn convex_hull_3d<T: Real>(points: &[Point<T, 3>]) -> GeomResult<ConvexPolyh
     }
 }
 
-/// Four affinely independent points (beyond `eps`), chosen far apart, or `None`.
-fn initial_simplex(p: &[V3], eps: f64) -> Option<[usize; 4]> {
-    // The first point reaching each axis's minimum and maximum; the values are kept beside
-    // the indices so each comparison reads no point but the current one.
-    let mut ext = [0usize; 6];
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for (i, q) in p.iter().enumerate() {
-        for a in 0..3 {
-            if q[a] < lo[a] {
-                (lo[a], ext[2 * a]) = (q[a], i);
-            }
-            if q[a] > hi[a] {
-                (hi[a], ext[2 * a + 1]) = (q[a], i);
-            }
-        }
-    }
+/// Four affinely independent points (beyond `eps`), chosen far apart, or `None`. `ext` holds,
+/// axis by axis, the first point reaching the minimum and the first reaching the maximum.
+fn initial_simplex(p: &[V3], ext: [usize; 6], eps: f64) -> Option<[usize; 4]> {
     let (mut i0, mut i1, mut best) = (0, 0, -1.0);
     for &a in &ext {
         for &b in &ext {
