@@ -302,19 +302,19 @@ pub(crate) fn scan_chunks<T: Real, const D: usize>(
     c: &Point<T, D>,
     inner: T,
     threshold: T,
-    mut outside: impl FnMut(&[(T, usize)]),
+    mut outside: impl FnMut(&[usize]),
     mut near: impl FnMut(usize),
 ) -> T {
     let mut max_d2 = T::zero();
     let mut d2s = [T::zero(); SCAN_CHUNK];
-    let mut found = [(T::zero(), 0usize); SCAN_CHUNK];
+    let mut found = [0usize; SCAN_CHUNK];
     for (k, chunk) in points.chunks(SCAN_CHUNK).enumerate() {
         let cmax = chunk_d2(chunk, c, &mut d2s);
         max_d2 = if cmax > max_d2 { cmax } else { max_d2 };
         if cmax > inner {
             let mut n = 0;
             for (j, &d2) in d2s[..chunk.len()].iter().enumerate() {
-                found[n] = (d2, k * SCAN_CHUNK + j);
+                found[n] = k * SCAN_CHUNK + j;
                 n += usize::from(d2 > threshold);
             }
             outside(&found[..n]);
@@ -365,7 +365,7 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     // first scan).
     let mut band = 0.0f64;
     // Each pass's points outside and in the band (cleared per pass, allocated once).
-    let mut all_outside: Vec<(T, usize)> = Vec::new();
+    let mut all_outside: Vec<usize> = Vec::new();
     let mut near: Vec<usize> = Vec::new();
     // Each pass adds at least one point outside the candidates' ball, so the ball grows; the
     // cap only guards against rounding making a point look outside forever. Either way the
@@ -401,8 +401,13 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         );
         let complete = all_outside.len() <= OUTSIDE_CAP;
         if !complete {
+            // The scan handed over indices only (storing the distances too cost the first
+            // scan, which passes most points, a wider store per point); this rare path
+            // computes them again, as the scan did.
+            let mut by_d2: Vec<(T, usize)> =
+                all_outside.iter().map(|&i| ((points[i] - c).norm_squared(), i)).collect();
             let mut far: Vec<(T, usize)> = vec![(threshold, usize::MAX); 1 << D];
-            for &(d2, idx) in &all_outside {
+            for &(d2, idx) in &by_d2 {
                 let d = points[idx] - c;
                 let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
                 if d2 > far[o].0 {
@@ -411,16 +416,18 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
             }
             // Too many for the candidates: keep the farthest (the likeliest support points)
             // and each orthant's farthest (so every side of the ball is pulled out).
-            all_outside
+            by_d2
                 .select_nth_unstable_by(OUTSIDE_CAP, |a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
-            all_outside.truncate(OUTSIDE_CAP);
-            all_outside.extend(far.iter().filter(|f| f.1 != usize::MAX));
-            all_outside.sort_unstable_by_key(|&(_, i)| i);
-            all_outside.dedup_by_key(|&mut (_, i)| i);
+            by_d2.truncate(OUTSIDE_CAP);
+            by_d2.extend(far.iter().filter(|f| f.1 != usize::MAX));
+            all_outside.clear();
+            all_outside.extend(by_d2.iter().map(|&(_, i)| i));
+            all_outside.sort_unstable();
+            all_outside.dedup();
         }
         let before = ball.r2;
         if !all_outside.is_empty() {
-            cand.extend(all_outside.iter().map(|&(_, i)| to64(&points[i])));
+            cand.extend(all_outside.iter().map(|&i| to64(&points[i])));
             ball = pivot_ball(&cand, &mut basis);
             // Every point this pass did not take lies within √inner of `c` (to T's rounding of
             // its distance; `inner` is the threshold itself unless a band was kept). When the
