@@ -179,7 +179,10 @@ pub(crate) fn projection_bounds<T: Real, const D: usize>(
     let mut lo = [T::infinity(); W];
     let mut hi = [-T::infinity(); W];
     for p in points {
-        let mut s: [T; W] = core::array::from_fn(|l| group[0][l] * p[0]);
+        let mut s = [T::zero(); W];
+        for l in 0..W {
+            s[l] = group[0][l] * p[0];
+        }
         for i in 1..D {
             for l in 0..W {
                 s[l] += group[i][l] * p[i];
