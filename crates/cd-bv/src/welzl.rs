@@ -171,6 +171,7 @@ pub(crate) fn minimal_ball_of_small<const D: usize>(pts: &mut [V<D>]) -> Ball64<
 /// instead of from nothing (one farthest-point scan fewer on the bunny).
 pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>], basis: &mut Vec<V<D>>) -> Ball64<D> {
     let mut ball = minimal_ball_of_small(basis);
+    let mut support = Vec::with_capacity(D + 1);
     for _ in 0..=cand.len() {
         // The candidate farthest from the centre is outside exactly when any is, and then it
         // is the farthest outside.
@@ -181,7 +182,7 @@ pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>], basis: &mut Vec<V<D>>) -
         // ball of the basis and it (Welzl's lemma), so the solve starts with it as support
         // instead of rediscovering that over the whole basis.
         basis.insert(0, p);
-        let mut support = Vec::with_capacity(D + 1);
+        support.clear();
         support.push(p);
         let rest = basis.len() - 1;
         ball = mtf(&mut basis[1..], rest, &mut support);
@@ -403,7 +404,7 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         if !complete {
             // The scan handed over indices only (storing the distances too cost the first
             // scan, which passes most points, a wider store per point); this rare path
-            // computes them again, as the scan did.
+            // computes them again.
             let mut by_d2: Vec<(T, usize)> =
                 all_outside.iter().map(|&i| ((points[i] - c).norm_squared(), i)).collect();
             let mut far: Vec<(T, usize)> = vec![(threshold, usize::MAX); 1 << D];
