@@ -55,7 +55,7 @@ pub(crate) fn circumball<const D: usize>(support: &[V<D>]) -> Ball64<D> {
         0 => return Ball64::EMPTY,
         1 => return Ball64 { center: support[0], r2: 0.0 },
         // Two points: the ball on their segment, without the elimination (its 1 × 1 system
-        // gives the same midpoint). Coincident points give the point ball.
+        // gives the same midpoint, up to rounding). Coincident points give the point ball.
         2 => {
             let center = (support[0] + support[1]) * 0.5;
             let r2 = (support[0] - center).norm_squared().max((support[1] - center).norm_squared());
