@@ -289,8 +289,8 @@ fn fold_d2<T: Real, const D: usize>(
 /// Points per chunk of [`scan_chunks`].
 const SCAN_CHUNK: usize = 64;
 
-/// The largest `|p - c|²` over the points, handing `outside` the `(|p - c|², index)` of every
-/// point beyond `threshold`, a chunk's at a time, and calling `near(index)` for every point
+/// The largest `|p - c|²` over the points, handing `outside` the index of every point beyond
+/// `threshold`, a chunk's at a time, and calling `near(index)` for every point
 /// beyond `inner` but not `threshold` (`inner ≤ threshold`; equal, nothing is near). Works in
 /// chunks of 64: a branch-free pass finds each chunk's largest squared distance, and only
 /// chunks that reach past `inner` are visited point by point (after the first pass, almost
@@ -405,11 +405,12 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
             // The scan handed over indices only (storing the distances too cost the first
             // scan, which passes most points, a wider store per point); this rare path
             // computes them again.
-            let mut by_d2: Vec<(T, usize)> =
-                all_outside.iter().map(|&i| ((points[i] - c).norm_squared(), i)).collect();
+            let mut by_d2: Vec<(T, usize)> = Vec::with_capacity(all_outside.len());
             let mut far: Vec<(T, usize)> = vec![(threshold, usize::MAX); 1 << D];
-            for &(d2, idx) in &by_d2 {
+            for &idx in &all_outside {
                 let d = points[idx] - c;
+                let d2 = d.norm_squared();
+                by_d2.push((d2, idx));
                 let o = (0..D).fold(0, |acc, i| acc | ((d[i] > T::zero()) as usize) << i);
                 if d2 > far[o].0 {
                     far[o] = (d2, idx);

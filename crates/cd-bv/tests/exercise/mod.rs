@@ -46,12 +46,17 @@ fn check<V>(name: &str, built: Result<V, cd_geom::GeomError>, valid: bool, holds
     }
 }
 
+/// Whether the builders must accept `points`: not empty, every coordinate finite and within
+/// the coordinate limit.
+fn valid_set<T: Real, const D: usize>(points: &[Point<T, D>]) -> bool {
+    let limit = T::coord_limit();
+    !points.is_empty() && points.iter().flat_map(|p| p.iter()).all(|x| x.is_finite() && x.abs() <= limit)
+}
+
 /// `aabb_from_points` accepts exactly the valid sets and returns exactly the bounds of a plain
 /// fold over the coordinates (no tolerance: both are comparisons of the same numbers).
 fn exact_aabb<T: Real, const D: usize>(points: &[Point<T, D>]) {
-    let limit = T::coord_limit();
-    let valid =
-        !points.is_empty() && points.iter().flat_map(|p| p.iter()).all(|x| x.is_finite() && x.abs() <= limit);
+    let valid = valid_set(points);
     let built = aabb_from_points(points);
     assert_eq!(built.is_ok(), valid, "aabb_from_points validity, {} points", points.len());
     if let Ok(b) = built {
@@ -67,9 +72,7 @@ fn exact_aabb<T: Real, const D: usize>(points: &[Point<T, D>]) {
 pub fn run(v: &[f64]) {
     let points: Vec<Point3<f64>> =
         v.chunks_exact(3).take(64).map(|c| Point3::new(c[0], c[1], c[2])).collect();
-    let limit = f64::coord_limit();
-    let valid =
-        !points.is_empty() && points.iter().flat_map(|p| p.iter()).all(|x| x.is_finite() && x.abs() <= limit);
+    let valid = valid_set(&points);
     let tol = if valid { tolerance(&points) } else { 0.0 };
     let all = |f: &dyn Fn(&Point3<f64>) -> bool| points.iter().all(f);
     check("aabb_from_points", aabb_from_points(&points), valid, |b| all(&|p| in_aabb(b, p, tol)));
@@ -78,8 +81,7 @@ pub fn run(v: &[f64]) {
     // an infinity: the block passes validate and bound them as the plain definition does.
     let single: Vec<Point3<f32>> = points.iter().map(|p| p.cast::<f32>()).collect();
     exact_aabb(&single);
-    let valid32 = !single.is_empty()
-        && single.iter().flat_map(|p| p.iter()).all(|x| x.is_finite() && x.abs() <= f32::coord_limit());
+    let valid32 = valid_set(&single);
     let tol32 = if valid32 {
         1e-3 * (1.0 + single.iter().flat_map(|p| p.iter()).fold(0.0f32, |m, x| m.max(x.abs())))
     } else {
@@ -111,8 +113,7 @@ pub fn run(v: &[f64]) {
     });
     // 2D: the same numbers two at a time.
     let flat: Vec<Point2<f64>> = v.chunks_exact(2).take(64).map(|c| Point2::new(c[0], c[1])).collect();
-    let valid2 =
-        !flat.is_empty() && flat.iter().flat_map(|p| p.iter()).all(|x| x.is_finite() && x.abs() <= limit);
+    let valid2 = valid_set(&flat);
     let tol2 = if valid2 {
         1e-6 * (1.0 + flat.iter().flat_map(|p| p.iter()).fold(0.0f64, |m, x| m.max(x.abs())))
     } else {
