@@ -34,7 +34,8 @@ struct Face {
     n: V3,
     d: f64,
     nb: [usize; 3],
-    outside: Vec<usize>,
+    /// The face's conflict list (the points outside it): `conflicts.list(self.outside)`.
+    outside: Run,
     alive: bool,
     visible: bool,
 }
@@ -55,7 +56,7 @@ impl Face {
             n,
             d: -n.dot(&p[v[0]]),
             nb: [usize::MAX; 3],
-            outside: Vec::new(),
+            outside: Run::EMPTY,
             alive: true,
             visible: false,
         }
@@ -291,21 +292,22 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
             orphans.index.push(i);
         }
     }
-    orphans.assign(&mut faces, 0..4, p, None, eps);
+    let mut conflicts = Conflicts::default();
+    orphans.assign(&mut faces, 0..4, p, None, eps, &mut conflicts);
     let mut work: Vec<usize> = (0..4).collect();
     let mut horizon: Vec<(usize, usize, usize)> = Vec::new();
     let mut visible: Vec<usize> = Vec::new();
     let mut stack: Vec<(usize, usize, usize)> = Vec::new();
-    let mut pool: Vec<Vec<usize>> = Vec::new();
     while let Some(fi) = work.pop() {
-        if !faces[fi].alive || faces[fi].outside.is_empty() {
+        if !faces[fi].alive || faces[fi].outside.len == 0 {
             continue;
         }
         // The farthest point of the list (one distance per point; the first of equals wins).
         let face = &faces[fi];
-        let mut eye = face.outside[0];
+        let list = conflicts.list(face.outside);
+        let mut eye = list[0];
         let mut eye_dist = face.dist(&p[eye]);
-        for &q in &face.outside[1..] {
+        for &q in &list[1..] {
             let d = face.dist(&p[q]);
             if d > eye_dist {
                 (eye, eye_dist) = (q, d);
@@ -351,7 +353,6 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
         let m = horizon.len();
         for (j, &(a, b, g)) in horizon.iter().enumerate() {
             let mut nf = Face::new(p, [a, b, eye]);
-            nf.outside = pool.pop().unwrap_or_default();
             // The fan's neighbours wrap around the horizon (by comparisons, not a remainder by
             // `m`: two divisions per new face).
             let next = if j + 1 == m { 0 } else { j + 1 };
@@ -362,16 +363,14 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
             }
             faces.push(nf);
         }
-        // Orphaned points go to the new face they are farthest outside, or are inside. The dead
-        // faces' lists are recycled for the new faces (no allocation in the steady state).
+        // Orphaned points go to the new face they are farthest outside, or are inside.
         for &vf in &visible {
             faces[vf].alive = false;
-            let mut list = core::mem::take(&mut faces[vf].outside);
-            orphans.index.extend_from_slice(&list);
-            list.clear();
-            pool.push(list);
+            orphans.index.extend_from_slice(conflicts.list(faces[vf].outside));
+            conflicts.release(faces[vf].outside);
         }
-        orphans.assign(&mut faces, first_new..first_new + m, p, Some(&e), eps);
+        conflicts.compact_if_sparse(&mut faces);
+        orphans.assign(&mut faces, first_new..first_new + m, p, Some(&e), eps, &mut conflicts);
         work.extend(first_new..first_new + m);
     }
     Some(faces)
@@ -381,6 +380,66 @@ fn build(p: &[V3], s: [usize; 4], eps: f64) -> Option<Vec<Face>> {
 #[inline(always)]
 fn plane_distance(n: &V3, d: f64, x: f64, y: f64, z: f64) -> f64 {
     n.x * x + n.y * y + n.z * z + d
+}
+
+/// Where a face's conflict list lies in [`Conflicts`]: `len` point indices from `start`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    start: usize,
+    len: usize,
+}
+
+impl Run {
+    const EMPTY: Run = Run { start: 0, len: 0 };
+}
+
+/// Every face's conflict list, each a run of one shared array. The lists of an eye's new faces
+/// are written together at the end, bucketed by face (no list of its own per face: growing
+/// one per face and copying into it was a tenth of a bunny hull's time, and the scattered
+/// lists its cache misses); a dead face's run becomes garbage, and the array is compacted
+/// when garbage outweighs the live runs.
+#[derive(Default)]
+struct Conflicts {
+    points: Vec<usize>,
+    /// Entries in live runs.
+    live: usize,
+    /// Scratch of the compaction (kept to reuse its allocation).
+    spare: Vec<usize>,
+}
+
+impl Conflicts {
+    /// Below this many entries the array is never compacted.
+    const COMPACT_MIN: usize = 4096;
+
+    fn list(&self, run: Run) -> &[usize] {
+        &self.points[run.start..run.start + run.len]
+    }
+
+    /// Marks a dead face's run as garbage.
+    fn release(&mut self, run: Run) {
+        self.live -= run.len;
+    }
+
+    /// Copies the live faces' runs to the front once the garbage outweighs both the live
+    /// entries and the faces (and [`Conflicts::COMPACT_MIN`]): the array stays within a
+    /// constant factor of the points and faces, and the compaction (a pass over the faces and
+    /// a copy of the live entries) is paid for by the garbage written since the last one.
+    fn compact_if_sparse(&mut self, faces: &mut [Face]) {
+        let garbage = self.points.len() - self.live;
+        if garbage < Self::COMPACT_MIN.max(self.live).max(faces.len()) {
+            return;
+        }
+        self.spare.clear();
+        // Every live face is moved, empty runs too (an empty run left past the new end would
+        // not slice).
+        for face in faces.iter_mut().filter(|f| f.alive) {
+            let start = self.spare.len();
+            self.spare
+                .extend_from_slice(&self.points[face.outside.start..face.outside.start + face.outside.len]);
+            face.outside.start = start;
+        }
+        core::mem::swap(&mut self.points, &mut self.spare);
+    }
 }
 
 /// Points waiting for a face: the orphans of an eye's visible faces (or, at the start, every
@@ -394,15 +453,14 @@ struct Orphans {
     x: Vec<f64>,
     y: Vec<f64>,
     z: Vec<f64>,
-    /// Per point: the largest distance outside a face so far (starting at the tolerance).
+    /// Per point of a block: the largest distance outside a face so far (starting at the
+    /// tolerance).
     best: Vec<f64>,
-    /// Per point: that face, as an offset into the range (`u64::MAX` while none).
+    /// Per waiting point: that face, as an offset into the range (`u64::MAX` while none).
     face: Vec<u64>,
     /// Per face of the range, and one more for the points inside them all: where its points
-    /// start in `filed` (a counting sort's bucket starts).
+    /// start (a counting sort's bucket starts).
     bucket_start: Vec<usize>,
-    /// The block's taken points, face by face.
-    filed: Vec<usize>,
 }
 
 /// `v[..n]`, grown with zeros if it is shorter.
@@ -423,7 +481,8 @@ impl Orphans {
     ///
     /// Faces are the outer loop so that the inner one, over the points' coordinate columns,
     /// runs in SIMD lanes, its selects made of masks rather than branches; this is most of the
-    /// build's work (about six new faces and thirty orphans per eye on the bunny).
+    /// build's work (about six new faces and thirty orphans per eye on the bunny). The range's
+    /// lists are then filed in one counting sort, straight into `conflicts`.
     fn assign(
         &mut self,
         faces: &mut [Face],
@@ -431,17 +490,23 @@ impl Orphans {
         p: &[V3],
         eye: Option<&V3>,
         eps: f64,
+        conflicts: &mut Conflicts,
     ) {
-        // Without an eye, a point at infinity: no point is near it (the coordinates are finite,
-        // so the squared distance is +∞, never NaN).
-        let e = eye.copied().unwrap_or(V3::repeat(f64::INFINITY));
         let mut index = core::mem::take(&mut self.index);
-        if !range.is_empty() {
+        let n = index.len();
+        if !range.is_empty() && n > 0 {
+            // Without an eye, a point at infinity: no point is near it (the coordinates are
+            // finite, so the squared distance is +∞, never NaN).
+            let e = eye.copied().unwrap_or(V3::repeat(f64::INFINITY));
             // In blocks, so the scratch columns stay small (and in cache) when the first eyes
             // of a large cloud orphan hundreds of thousands of points.
-            for block in index.chunks(Self::BLOCK) {
-                self.assign_block(faces, range.clone(), p, block, &e, eps);
+            let mut face = core::mem::take(&mut self.face);
+            let face_of = prefix(&mut face, n);
+            for (block, face_of) in index.chunks(Self::BLOCK).zip(face_of.chunks_mut(Self::BLOCK)) {
+                self.assign_block(faces, range.clone(), p, block, face_of, &e, eps);
             }
+            self.file(faces, range, &index, face_of, conflicts);
+            self.face = face;
         }
         index.clear();
         self.index = index;
@@ -450,13 +515,16 @@ impl Orphans {
     /// Points per block of [`Orphans::assign`].
     const BLOCK: usize = 256;
 
-    /// [`Orphans::assign`] for the points `block`, near `e` meaning within `eps`.
+    /// Sets `face_of[k]` to the face of `range` (as an offset) that point `block[k]` is farthest
+    /// outside of, `u64::MAX` for none; near `e` means within `eps`.
+    #[allow(clippy::too_many_arguments)]
     fn assign_block(
         &mut self,
-        faces: &mut [Face],
+        faces: &[Face],
         range: core::ops::Range<usize>,
         p: &[V3],
         block: &[usize],
+        face_of: &mut [u64],
         e: &V3,
         eps: f64,
     ) {
@@ -465,7 +533,7 @@ impl Orphans {
         for (k, &i) in block.iter().enumerate() {
             (x[k], y[k], z[k]) = (p[i].x, p[i].y, p[i].z);
         }
-        let (best, face) = (prefix(&mut self.best, n), prefix(&mut self.face, n));
+        let best = prefix(&mut self.best, n);
         let first = range.start;
         // The first face sets every point's entries (no clearing pass); a point near the eye
         // gets an infinite threshold, which no face beats.
@@ -476,7 +544,7 @@ impl Orphans {
             let d = plane_distance(&normal, offset, x[k], y[k], z[k]);
             let farther = d > threshold;
             best[k] = if farther { d } else { threshold };
-            face[k] = if farther { 0 } else { u64::MAX };
+            face_of[k] = if farther { 0 } else { u64::MAX };
         }
         for (id, later) in (1u64..).zip(&faces[first + 1..range.end]) {
             let (normal, offset) = (later.n, later.d);
@@ -485,33 +553,49 @@ impl Orphans {
                 // Selects by masks rather than branches, so the loop runs in SIMD lanes.
                 let farther = ((d > best[k]) as u64).wrapping_neg();
                 best[k] = f64::from_bits((d.to_bits() & farther) | (best[k].to_bits() & !farther));
-                face[k] = (id & farther) | (face[k] & !farther);
+                face_of[k] = (id & farther) | (face_of[k] & !farther);
             }
         }
-        // Filed by a counting sort over the faces, with no branch on whether a point was taken
-        // (as good as random): the points inside every face land in one extra bucket past the
-        // range's. Each list then grows once, by one copy of its bucket, in the block's order
-        // (as pushing did: the eye search's ties go the same way).
+    }
+
+    /// Files the points `index` (point `index[k]` going to face offset `face_of[k]` of `range`,
+    /// `u64::MAX` for none) as the range's conflict lists, by a counting sort over the faces
+    /// with no branch on whether a point was taken (as good as random): the points inside every
+    /// face land in one extra bucket past the range's, which is then cut off. Each list keeps
+    /// the points' order (the eye search's ties go the same way as before).
+    fn file(
+        &mut self,
+        faces: &mut [Face],
+        range: core::ops::Range<usize>,
+        index: &[usize],
+        face_of: &[u64],
+        conflicts: &mut Conflicts,
+    ) {
         let faces_in_range = range.len();
         let start = prefix(&mut self.bucket_start, faces_in_range + 2);
         start.fill(0);
-        for &f in face.iter() {
+        for &f in face_of {
             start[f.min(faces_in_range as u64) as usize + 1] += 1;
         }
         for j in 0..=faces_in_range {
             start[j + 1] += start[j];
         }
-        let filed = prefix(&mut self.filed, n);
-        for (&i, &f) in block.iter().zip(face.iter()) {
+        let base = conflicts.points.len();
+        let taken = start[faces_in_range];
+        conflicts.points.resize(base + index.len(), 0);
+        let filed = &mut conflicts.points[base..];
+        for (&i, &f) in index.iter().zip(face_of) {
             let bucket = &mut start[f.min(faces_in_range as u64) as usize];
             filed[*bucket] = i;
             *bucket += 1;
         }
+        conflicts.points.truncate(base + taken);
+        conflicts.live += taken;
         // Each bucket's start has moved to the next one's: bucket j is now
-        // `filed[start[j - 1]..start[j]]` (from 0 for j = 0).
+        // `start[j - 1]..start[j]` (from 0 for j = 0).
         for j in 0..faces_in_range {
             let from = if j == 0 { 0 } else { start[j - 1] };
-            faces[first + j].outside.extend_from_slice(&filed[from..start[j]]);
+            faces[range.start + j].outside = Run { start: base + from, len: start[j] - from };
         }
     }
 }
