@@ -9,10 +9,16 @@ use nalgebra::{Matrix3, Vector3};
 
 type V3 = Vector3<f64>;
 
-/// The extent of `pts` along the unit direction `u`: largest minus smallest projection.
+/// The extent of `pts` along the unit direction `u`: largest minus smallest projection. Plain
+/// comparisons, not `f64::min`/`max` (whose NaN handling cost a few instructions per point;
+/// the extremal points are finite).
 fn extent(pts: &[V3], u: &V3) -> f64 {
-    let (lo, hi) =
-        pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(u.dot(p)), h.max(u.dot(p))));
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in pts {
+        let s = u.dot(p);
+        lo = if s < lo { s } else { lo };
+        hi = if s > hi { s } else { hi };
+    }
     hi - lo
 }
 

@@ -3,7 +3,7 @@
 //! DiTO lives in [`dito`](crate::obb_dito14), the reference and 2D exact boxes in
 //! [`obb_reference`](crate::obb_reference) and [`obb_min_area_2d`](crate::obb_min_area_2d).
 
-use crate::aabb::{aabb_from_points, projection_bounds, W};
+use crate::aabb::{aabb_from_points, projection_bounds};
 use crate::hull2::convex_hull_2d_indices;
 use crate::quickhull::{convex_hull, Hull};
 use crate::welzl::to64;
@@ -53,6 +53,9 @@ pub fn obb_with_axes<T: Real, const D: usize>(
     fit(points, &a64)
 }
 
+/// Lanes of [`fit`]'s projection group: room for the three axes of 3D.
+const FIT_LANES: usize = 4;
+
 /// Fits extents along `a64` (orthonormal, right-handed) to the points. The projection pass
 /// runs in `T` (so `f32` input stays `f32` and vectorizes); the extents are then padded by the
 /// rounding error of those projections, a few ulps of the largest projection.
@@ -61,9 +64,10 @@ pub(crate) fn fit<T: Real, const D: usize>(
     a64: &SMatrix<f64, D, D>,
 ) -> GeomResult<Obb<T, D>> {
     let axes = Matrix::<T, D>::from_fn(|i, j| T::lit(a64[(i, j)]));
-    // The axes as one lane-wise direction group (the extremal pass's projection loop: per
-    // point D packed multiply-adds, a packed minimum and a packed maximum, not 2·D scalar compares).
-    let group: [[T; W]; D] =
+    // The axes as one lane-wise direction group of four (the extremal pass's projection loop:
+    // per point D packed multiply-adds, a packed minimum and a packed maximum, not 2·D scalar
+    // compares; four lanes hold the two or three axes in one register).
+    let group: [[T; FIT_LANES]; D] =
         core::array::from_fn(|i| core::array::from_fn(|l| if l < D { axes[(i, l)] } else { T::zero() }));
     let (lo_lanes, hi_lanes) = projection_bounds(points, &group);
     let lo = Vector::<T, D>::from_fn(|i, _| lo_lanes[i]);
