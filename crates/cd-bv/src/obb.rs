@@ -63,6 +63,7 @@ pub(crate) fn fit<T: Real, const D: usize>(
     points: &[Point<T, D>],
     a64: &SMatrix<f64, D, D>,
 ) -> GeomResult<Obb<T, D>> {
+    const { assert!(D <= FIT_LANES, "one lane per axis") };
     let axes = Matrix::<T, D>::from_fn(|i, j| T::lit(a64[(i, j)]));
     // The axes as one lane-wise direction group of four (the extremal pass's projection loop:
     // per point D packed multiply-adds, a packed minimum and a packed maximum, not 2·D scalar

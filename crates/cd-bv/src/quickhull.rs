@@ -503,7 +503,7 @@ impl Orphans {
             let mut face = core::mem::take(&mut self.face);
             let face_of = prefix(&mut face, n);
             for (block, face_of) in index.chunks(Self::BLOCK).zip(face_of.chunks_mut(Self::BLOCK)) {
-                self.assign_block(faces, range.clone(), p, block, face_of, &e, eps);
+                self.assign_block(&faces[range.clone()], p, block, face_of, &e, eps);
             }
             self.file(faces, range, &index, face_of, conflicts);
             self.face = face;
@@ -515,13 +515,11 @@ impl Orphans {
     /// Points per block of [`Orphans::assign`].
     const BLOCK: usize = 256;
 
-    /// Sets `face_of[k]` to the face of `range` (as an offset) that point `block[k]` is farthest
-    /// outside of, `u64::MAX` for none; near `e` means within `eps`.
-    #[allow(clippy::too_many_arguments)]
+    /// Sets `face_of[k]` to the face of `candidates` (as an index into it) that point `block[k]`
+    /// is farthest outside of, `u64::MAX` for none; near `e` means within `eps`.
     fn assign_block(
         &mut self,
-        faces: &[Face],
-        range: core::ops::Range<usize>,
+        candidates: &[Face],
         p: &[V3],
         block: &[usize],
         face_of: &mut [u64],
@@ -534,10 +532,9 @@ impl Orphans {
             (x[k], y[k], z[k]) = (p[i].x, p[i].y, p[i].z);
         }
         let best = prefix(&mut self.best, n);
-        let first = range.start;
         // The first face sets every point's entries (no clearing pass); a point near the eye
         // gets an infinite threshold, which no face beats.
-        let (normal, offset) = (faces[first].n, faces[first].d);
+        let (normal, offset) = (candidates[0].n, candidates[0].d);
         for k in 0..n {
             let (dx, dy, dz) = (x[k] - e.x, y[k] - e.y, z[k] - e.z);
             let threshold = if dx * dx + dy * dy + dz * dz > eps * eps { eps } else { f64::INFINITY };
@@ -546,7 +543,7 @@ impl Orphans {
             best[k] = if farther { d } else { threshold };
             face_of[k] = if farther { 0 } else { u64::MAX };
         }
-        for (id, later) in (1u64..).zip(&faces[first + 1..range.end]) {
+        for (id, later) in (1u64..).zip(&candidates[1..]) {
             let (normal, offset) = (later.n, later.d);
             for k in 0..n {
                 let d = plane_distance(&normal, offset, x[k], y[k], z[k]);
