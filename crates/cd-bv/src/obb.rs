@@ -53,7 +53,8 @@ pub fn obb_with_axes<T: Real, const D: usize>(
     fit(points, &a64)
 }
 
-/// Lanes of [`fit`]'s projection group: room for the three axes of 3D.
+/// Lanes of [`fit`]'s projection groups: one group holds the two or three axes of 2D and 3D
+/// in one register; more dimensions take more groups.
 const FIT_LANES: usize = 4;
 
 /// Fits extents along `a64` (orthonormal, right-handed) to the points. The projection pass
@@ -63,16 +64,21 @@ pub(crate) fn fit<T: Real, const D: usize>(
     points: &[Point<T, D>],
     a64: &SMatrix<f64, D, D>,
 ) -> GeomResult<Obb<T, D>> {
-    const { assert!(D <= FIT_LANES, "one lane per axis") };
     let axes = Matrix::<T, D>::from_fn(|i, j| T::lit(a64[(i, j)]));
-    // The axes as one lane-wise direction group of four (the extremal pass's projection loop:
-    // per point D packed multiply-adds, a packed minimum and a packed maximum, not 2·D scalar
-    // compares; four lanes hold the two or three axes in one register).
-    let group: [[T; FIT_LANES]; D] =
-        core::array::from_fn(|i| core::array::from_fn(|l| if l < D { axes[(i, l)] } else { T::zero() }));
-    let (lo_lanes, hi_lanes) = projection_bounds(points, &group);
-    let lo = Vector::<T, D>::from_fn(|i, _| lo_lanes[i]);
-    let hi = Vector::<T, D>::from_fn(|i, _| hi_lanes[i]);
+    // The axes as lane-wise direction groups of four (the extremal pass's projection loop: per
+    // point D packed multiply-adds, a packed minimum and a packed maximum, not 2·D scalar
+    // compares), one pass per group: a single pass in 2D and 3D.
+    let mut lo = Vector::<T, D>::zeros();
+    let mut hi = Vector::<T, D>::zeros();
+    for first in (0..D).step_by(FIT_LANES) {
+        let group: [[T; FIT_LANES]; D] = core::array::from_fn(|i| {
+            core::array::from_fn(|l| if first + l < D { axes[(i, first + l)] } else { T::zero() })
+        });
+        let (lo_lanes, hi_lanes) = projection_bounds(points, &group);
+        for l in 0..FIT_LANES.min(D - first) {
+            (lo[first + l], hi[first + l]) = (lo_lanes[l], hi_lanes[l]);
+        }
+    }
     if points.is_empty() {
         return Err(GeomError::TooFewPoints);
     }
@@ -177,4 +183,56 @@ pub fn obb_pca_hull_area<T: Real>(points: &[Point<T, 3>]) -> GeomResult<Obb<T, 3
     let mean = mean / area;
     let cov = second / area - mean * mean.transpose();
     fit(points, &principal_axes(&cov))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Point, SVector};
+
+    /// Past four dimensions the fit projects in more than one group of lanes: in 5D and 9D,
+    /// with the identity's axes the box is the points' AABB (to its padding), with a signed
+    /// permutation of them it still holds every point tightly, and `obb_pca` holds them too.
+    #[test]
+    fn fits_beyond_one_group_of_lanes() {
+        fn check<const D: usize>() {
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            let mut rnd = move || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+            };
+            let pts: Vec<Point<f64, D>> = (0..200)
+                .map(|_| Point::from(SVector::<f64, D>::from_fn(|i, _| rnd() * (i + 1) as f64)))
+                .collect();
+            let identity = fit(&pts, &SMatrix::<f64, D, D>::identity()).expect("valid");
+            for i in 0..D {
+                let (lo, hi) = pts
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p[i]), h.max(p[i])));
+                assert!((identity.center()[i] - (lo + hi) / 2.0).abs() < 1e-9, "D {D} axis {i}");
+                assert!((identity.half_extents()[i] - (hi - lo) / 2.0).abs() < 1e-9, "D {D} axis {i}");
+            }
+            // Axis j is ±e_(j + 1 mod D): orthonormal (the fit does not need the handedness),
+            // and each fitted extent must be the extent of the coordinate it reads.
+            let mut turned = SMatrix::<f64, D, D>::zeros();
+            for j in 0..D {
+                turned[((j + 1) % D, j)] = if j % 2 == 0 { 1.0 } else { -1.0 };
+            }
+            let b = fit(&pts, &turned).expect("valid");
+            for j in 0..D {
+                let i = (j + 1) % D;
+                let (lo, hi) = pts
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p[i]), h.max(p[i])));
+                assert!((b.half_extents()[j] - (hi - lo) / 2.0).abs() < 1e-9, "D {D} axis {j}");
+            }
+            for b in [identity, b, crate::obb_pca(&pts).expect("valid")] {
+                assert!(pts.iter().all(|p| b.contains_point(p)), "D {D}");
+            }
+        }
+        check::<5>();
+        check::<9>();
+    }
 }
