@@ -196,15 +196,15 @@ mod tests {
     #[test]
     fn fits_beyond_one_group_of_lanes() {
         fn check<const D: usize>() {
-            let mut x = 0x9e37_79b9_7f4a_7c15u64;
-            let mut rnd = move || {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-            };
+            // Deterministic, spread over [-(i + 1), i + 1] on axis i (a different stride per
+            // axis, so the coordinates are not correlated).
             let pts: Vec<Point<f64, D>> = (0..200)
-                .map(|_| Point::from(SVector::<f64, D>::from_fn(|i, _| rnd() * (i + 1) as f64)))
+                .map(|j| {
+                    Point::from(SVector::<f64, D>::from_fn(|i, _| {
+                        (((j * 7919 + i * 104_729 + j * i * 31) % 2003) as f64 / 1001.5 - 1.0)
+                            * (i + 1) as f64
+                    }))
+                })
                 .collect();
             let identity = fit(&pts, &SMatrix::<f64, D, D>::identity()).expect("valid");
             for i in 0..D {
