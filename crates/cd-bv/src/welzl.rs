@@ -170,8 +170,9 @@ pub(crate) fn minimal_ball_of_small<const D: usize>(pts: &mut [V<D>]) -> Ball64<
 /// a later call on a superset of `cand` starts from the ball the old candidates ended with
 /// instead of from nothing (one farthest-point scan fewer on the bunny).
 pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>], basis: &mut Vec<V<D>>) -> Ball64<D> {
-    let mut ball = minimal_ball_of_small(basis);
     let mut support = Vec::with_capacity(D + 1);
+    let len = basis.len();
+    let mut ball = mtf(basis, len, &mut support);
     for _ in 0..=cand.len() {
         // The candidate farthest from the centre is outside exactly when any is, and then it
         // is the farthest outside.
@@ -190,19 +191,40 @@ pub(crate) fn pivot_ball<const D: usize>(cand: &[V<D>], basis: &mut Vec<V<D>>) -
     ball
 }
 
-/// The point of `pts` farthest from `c` (the first of equals), `None` for no points. One
-/// comparison per point, rarely taken once the running maximum is large, so well predicted
-/// (testing each point against the ball first and then against the farthest so far cost the
-/// minimal ball 25 % more mispredicted branches on the bunny).
+/// The point of `pts` farthest from `c` (the first of equals), `None` for no points.
+///
+/// Four running maxima, point `i` feeding lane `i % 4`, each lane keeping its first maximum;
+/// of lanes that tie, the lowest index wins. One maximum fed every point made each comparison
+/// wait for the previous one's (the pivoting solve over the bunny's 267 candidates was
+/// latency-bound on it), and a branch per lane on "farther than this lane's best" was missed
+/// every few points while the maxima grew: the index is kept by a mask instead.
 fn farthest<const D: usize>(pts: &[V<D>], c: &V<D>) -> Option<V<D>> {
-    let (mut best, mut at) = (f64::NEG_INFINITY, 0);
-    for (i, p) in pts.iter().enumerate() {
-        let d = (p - c).norm_squared();
-        if d > best {
-            (best, at) = (d, i);
+    let mut best = [f64::NEG_INFINITY; 4];
+    let mut at = [0usize; 4];
+    let groups = pts.chunks_exact(4);
+    let rest = groups.remainder();
+    for (g, group) in groups.enumerate() {
+        for (l, p) in group.iter().enumerate() {
+            let d = (p - c).norm_squared();
+            let take = usize::from(d > best[l]).wrapping_neg();
+            at[l] ^= (at[l] ^ (4 * g + l)) & take;
+            best[l] = if d > best[l] { d } else { best[l] };
         }
     }
-    pts.get(at).copied()
+    let base = pts.len() - rest.len();
+    for (l, p) in rest.iter().enumerate() {
+        let d = (p - c).norm_squared();
+        if d > best[l] {
+            (best[l], at[l]) = (d, base + l);
+        }
+    }
+    let mut lane = 0;
+    for l in 1..4 {
+        if best[l] > best[lane] || (best[l] == best[lane] && at[l] < at[lane]) {
+            lane = l;
+        }
+    }
+    pts.get(at[lane]).copied()
 }
 
 /// Converts an `f64` ball to `T`, padding the radius so that containment survives the
@@ -221,6 +243,9 @@ pub(crate) fn ball_from64<T: Real, const D: usize>(b: &Ball64<D>, max_d2: f64) -
 
 /// How many points outside the candidates' ball one pass may add to the candidates.
 const OUTSIDE_CAP: usize = 2048;
+
+/// How many points outside the seed's ball the candidate lists are sized for at first.
+const TYPICAL_OUTSIDE: usize = 512;
 
 /// How many band points a scan keeps before giving up on skipping the confirming scan.
 const NEAR_CAP: usize = 1 << 16;
@@ -360,10 +385,7 @@ fn gather_beyond<T: Real>(d2: &[T], threshold: T, found: &mut [u32; SCAN_CHUNK +
     let groups = d2.chunks_exact(4);
     let rest = groups.remainder();
     for (g, d) in groups.enumerate() {
-        let mask = usize::from(d[0] > threshold)
-            | usize::from(d[1] > threshold) << 1
-            | usize::from(d[2] > threshold) << 2
-            | usize::from(d[3] > threshold) << 3;
+        let mask = T::gt_mask4([d[0], d[1], d[2], d[3]], threshold) as usize;
         let base = 4 * g as u32;
         let at = SET_BITS[mask];
         let out = &mut found[n..n + 4];
@@ -402,8 +424,10 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     // the 14 axis and diagonal extremes gives a tighter start but a pass 2–3 times as costly,
     // which large sets never earn back.
     let (lo, hi) = axis_extremes(points)?;
-    let cand_idx: Vec<usize> = lo.iter().chain(hi.iter()).copied().collect();
-    let mut cand: Vec<V<D>> = cand_idx.iter().map(|&i| to64(&points[i])).collect();
+    // Room for the seed and a typical first scan's points outside (267 on the bunny), so the
+    // candidate and index lists do not grow step by step.
+    let mut cand: Vec<V<D>> = Vec::with_capacity(2 * D + TYPICAL_OUTSIDE);
+    cand.extend(lo.iter().chain(hi.iter()).map(|&i| to64(&points[i])));
     cand.sort_by(|a, b| {
         a.as_slice().iter().zip(b.as_slice()).fold(Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))
     });
@@ -417,7 +441,7 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
     // first scan).
     let mut band = 0.0f64;
     // Each pass's points outside and in the band (cleared per pass, allocated once).
-    let mut all_outside: Vec<usize> = Vec::new();
+    let mut all_outside: Vec<usize> = Vec::with_capacity(TYPICAL_OUTSIDE);
     let mut near: Vec<usize> = Vec::new();
     // Each pass adds at least one point outside the candidates' ball, so the ball grows; the
     // cap only guards against rounding making a point look outside forever. Either way the
@@ -543,6 +567,40 @@ mod tests {
                 let expected: Vec<u32> = (0..len as u32).filter(|&j| d2[j as usize] > threshold).collect();
                 let n = gather_beyond(&d2, threshold, &mut found);
                 assert_eq!(&found[..n], &expected[..], "len {len} threshold {threshold}");
+            }
+        }
+    }
+
+    /// The four-lane search returns a plain scan's answer, the first point at the largest
+    /// distance, for every list length (whole groups of four and a remainder) and for lists
+    /// whose farthest distance is shared by points in different lanes or in the remainder.
+    #[test]
+    fn farthest_is_the_first_of_the_farthest() {
+        let c = V::<3>::new(0.25, -0.5, 1.0);
+        for n in 0..40 {
+            let spread: Vec<V<3>> = (0..n).map(|i| r3(i + 3 * n)).collect();
+            // Only three distinct distances, each taken by different points (along the six
+            // half-axes from `c`, exact in binary): ties everywhere, in every lane.
+            let tied: Vec<V<3>> = (0..n)
+                .map(|i| {
+                    let mut v = V::<3>::zeros();
+                    v[i % 3] = if i % 6 < 3 { 1.0 } else { -1.0 } * ((i * 7) % 3) as f64;
+                    c + v
+                })
+                .collect();
+            for pts in [spread, tied] {
+                let plain = pts.iter().enumerate().fold(None, |best: Option<(usize, f64)>, (i, p)| {
+                    let d = (p - c).norm_squared();
+                    match best {
+                        Some((_, b)) if d <= b => best,
+                        _ => Some((i, d)),
+                    }
+                });
+                let found = farthest(&pts, &c);
+                assert_eq!(found, plain.map(|(i, _)| pts[i]), "n = {n}");
+                if let (Some(p), Some((i, _))) = (found, plain) {
+                    assert_eq!(pts.iter().position(|q| *q == p), Some(i));
+                }
             }
         }
     }

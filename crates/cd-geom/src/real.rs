@@ -25,6 +25,10 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug + Send + Sync + 's
     /// Truncates toward zero into `0..=255`, saturating below and above (NaN gives 0): Rust's
     /// `as u8`, one conversion in place of widening to `f64` and clamping.
     fn to_u8_saturating(self) -> u8;
+    /// Bit `l` set where `values[l] > threshold` (clear for NaN): one packed comparison and a
+    /// move-mask (SSE's `cmpps` and `movmskps` on x86-64), which the compiler does not make of
+    /// four scalar comparisons on its own.
+    fn gt_mask4(values: [Self; 4], threshold: Self) -> u32;
 }
 
 impl Real for f32 {
@@ -51,6 +55,10 @@ impl Real for f32 {
     #[inline(always)]
     fn to_u8_saturating(self) -> u8 {
         self as u8
+    }
+    #[inline(always)]
+    fn gt_mask4(values: [Self; 4], threshold: Self) -> u32 {
+        wide::f32x4::from(values).simd_gt(wide::f32x4::splat(threshold)).to_bitmask()
     }
 }
 
@@ -79,6 +87,10 @@ impl Real for f64 {
     fn to_u8_saturating(self) -> u8 {
         self as u8
     }
+    #[inline(always)]
+    fn gt_mask4(values: [Self; 4], threshold: Self) -> u32 {
+        wide::f64x4::from(values).simd_gt(wide::f64x4::splat(threshold)).to_bitmask()
+    }
 }
 
 /// Shorthand for a dimension-generic point.
@@ -106,5 +118,37 @@ mod tests {
         assert!(<f64 as Real>::coord_limit().powi(4).is_finite());
         assert!(is_zero(&Vector::<f32, 3>::zeros()));
         assert!(!is_zero(&Vector::<f32, 2>::new(0.0, -1e-30)));
+    }
+
+    /// The packed comparison's mask equals four scalar `>` comparisons, lane by lane, for
+    /// values below, equal to and above the threshold, signed zeros, infinities and NaN.
+    #[test]
+    fn gt_mask4_equals_scalar_comparisons() {
+        fn check<T: Real>() {
+            let nan = T::zero() / T::zero();
+            let values = [
+                -T::infinity(),
+                T::lit(-1.0),
+                -T::zero(),
+                T::zero(),
+                T::lit(0.5),
+                T::lit(1.0),
+                T::infinity(),
+                nan,
+            ];
+            for threshold in values {
+                for a in values {
+                    for b in values {
+                        for c in values {
+                            let four = [a, b, c, threshold];
+                            let expected = (0..4).fold(0, |m, l| m | u32::from(four[l] > threshold) << l);
+                            assert_eq!(T::gt_mask4(four, threshold), expected, "{four:?} > {threshold:?}");
+                        }
+                    }
+                }
+            }
+        }
+        check::<f32>();
+        check::<f64>();
     }
 }
