@@ -385,7 +385,7 @@ fn gather_beyond<T: Real>(d2: &[T], threshold: T, found: &mut [u32; SCAN_CHUNK +
     let groups = d2.chunks_exact(4);
     let rest = groups.remainder();
     for (g, d) in groups.enumerate() {
-        let mask = T::gt_mask4([d[0], d[1], d[2], d[3]], threshold) as usize;
+        let mask = T::gt_mask4([d[0], d[1], d[2], d[3]], [threshold; 4]) as usize;
         let base = 4 * g as u32;
         let at = SET_BITS[mask];
         let out = &mut found[n..n + 4];

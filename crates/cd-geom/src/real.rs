@@ -25,10 +25,10 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug + Send + Sync + 's
     /// Truncates toward zero into `0..=255`, saturating below and above (NaN gives 0): Rust's
     /// `as u8`, one conversion in place of widening to `f64` and clamping.
     fn to_u8_saturating(self) -> u8;
-    /// Bit `l` set where `values[l] > threshold` (clear for NaN): one packed comparison and a
+    /// Bit `l` set where `a[l] > b[l]` (clear when either is NaN): one packed comparison and a
     /// move-mask (SSE's `cmpps` and `movmskps` on x86-64), which the compiler does not make of
     /// four scalar comparisons on its own.
-    fn gt_mask4(values: [Self; 4], threshold: Self) -> u32;
+    fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32;
 }
 
 impl Real for f32 {
@@ -57,8 +57,8 @@ impl Real for f32 {
         self as u8
     }
     #[inline(always)]
-    fn gt_mask4(values: [Self; 4], threshold: Self) -> u32 {
-        wide::f32x4::from(values).simd_gt(wide::f32x4::splat(threshold)).to_bitmask()
+    fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32 {
+        wide::f32x4::from(a).simd_gt(wide::f32x4::from(b)).to_bitmask()
     }
 }
 
@@ -88,8 +88,8 @@ impl Real for f64 {
         self as u8
     }
     #[inline(always)]
-    fn gt_mask4(values: [Self; 4], threshold: Self) -> u32 {
-        wide::f64x4::from(values).simd_gt(wide::f64x4::splat(threshold)).to_bitmask()
+    fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32 {
+        wide::f64x4::from(a).simd_gt(wide::f64x4::from(b)).to_bitmask()
     }
 }
 
@@ -121,7 +121,7 @@ mod tests {
     }
 
     /// The packed comparison's mask equals four scalar `>` comparisons, lane by lane, for
-    /// values below, equal to and above the threshold, signed zeros, infinities and NaN.
+    /// values below, equal to and above the other side, signed zeros, infinities and NaN.
     #[test]
     fn gt_mask4_equals_scalar_comparisons() {
         fn check<T: Real>() {
@@ -141,8 +141,9 @@ mod tests {
                     for b in values {
                         for c in values {
                             let four = [a, b, c, threshold];
-                            let expected = (0..4).fold(0, |m, l| m | u32::from(four[l] > threshold) << l);
-                            assert_eq!(T::gt_mask4(four, threshold), expected, "{four:?} > {threshold:?}");
+                            let other = [threshold, c, b, a];
+                            let expected = (0..4).fold(0, |m, l| m | u32::from(four[l] > other[l]) << l);
+                            assert_eq!(T::gt_mask4(four, other), expected, "{four:?} > {other:?}");
                         }
                     }
                 }

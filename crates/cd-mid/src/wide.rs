@@ -43,6 +43,9 @@ pub struct WideNode<T: Real, const W: usize> {
     index: [u32; W],
     /// Primitives below the lane, with [`LEAF`] set for leaves; 0 marks an empty lane.
     count: [u32; W],
+    /// Bit `l` set when lane `l` holds a child (lanes fill from 0): the ray walk's hit mask is
+    /// taken with it, where comparing each `count` with 0 built the mask bit by bit.
+    used: u32,
 }
 
 impl<T: Real, const W: usize> WideNode<T, W> {
@@ -54,6 +57,7 @@ impl<T: Real, const W: usize> WideNode<T, W> {
             qhi: [[0; W]; 3],
             index: [0; W],
             count: [0; W],
+            used: 0,
         }
     }
 
@@ -173,7 +177,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
     /// that child's volume (so a sphere or OBB tree gets a wide AABB tree for rays). `W` must be
     /// at least 2.
     pub fn from_binary<B: HierarchyVolume<T, 3>>(bvh: &Bvh<T, 3, B>) -> Self {
-        const { assert!(W >= 2, "a wide node needs at least two lanes") };
+        const { assert!(W >= 2 && W <= 32, "a wide node has 2 to 32 lanes (its masks are u32)") };
         let nodes = bvh.nodes();
         let order = bvh.primitive_order().to_vec();
         if nodes[0].is_leaf() {
@@ -214,6 +218,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             boxes.clear();
             boxes.extend(group.iter().map(|m| m.1));
             node.quantize(&boxes);
+            node.used = (1 << group.len()) - 1;
             for (lane, &(g, _, _)) in group.iter().enumerate() {
                 let n = &nodes[g];
                 if n.is_leaf() {
@@ -398,19 +403,22 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             let node = &self.nodes[n as usize];
             volume_tests += W as u64;
             let (t_near, hit) = lanes.test(node, limit * slack);
-            // Children hit, sorted far to near so the nearest is popped first.
+            // Children hit, sorted far to near so the nearest is popped first. The hit lanes
+            // are the mask's set bits, lowest first: one branch per hit lane, where a branch
+            // per lane on its hit flag was the walk's most mispredicted.
             let mut order: [(T, usize); W] = [(T::zero(), 0); W];
             let mut k = 0;
-            for lane in 0..W {
-                if hit[lane] {
-                    let mut j = k;
-                    while j > 0 && order[j - 1].0 < t_near[lane] {
-                        order[j] = order[j - 1];
-                        j -= 1;
-                    }
-                    order[j] = (t_near[lane], lane);
-                    k += 1;
+            let mut rest = hit;
+            while rest != 0 {
+                let lane = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let mut j = k;
+                while j > 0 && order[j - 1].0 < t_near[lane] {
+                    order[j] = order[j - 1];
+                    j -= 1;
                 }
+                order[j] = (t_near[lane], lane);
+                k += 1;
             }
             // Leaves are visited at once, nearest first; interior children are pushed.
             for &(t, lane) in order[..k].iter().rev() {
@@ -469,21 +477,23 @@ impl<T: Real> RayLanes<T> {
         }
     }
 
-    /// Entry parameters and hit flags of the ray against the node's `W` boxes within
-    /// `[0, limit]`. Every lane does the same arithmetic (no branches inside the lane loops):
+    /// Entry parameters and the hit mask (bit `l` for lane `l`) of the ray against the node's
+    /// `W` boxes within `[0, limit]`. Every lane does the same arithmetic (no branches inside the lane loops):
     /// with `t = (origin + q·scale − o)/d = α + q·β`, each bound costs one multiply-add.
     #[inline(always)]
-    fn test<const W: usize>(&self, node: &WideNode<T, W>, limit: T) -> ([T; W], [bool; W]) {
+    fn test<const W: usize>(&self, node: &WideNode<T, W>, limit: T) -> ([T; W], u32) {
         let mut t_near = [T::zero(); W];
         let mut t_far = [limit; W];
-        let mut inside = [true; W];
+        // Lanes the parallel axes leave in (all unless the ray runs parallel to an axis).
+        let mut inside = u32::MAX;
         for a in 0..3 {
             let (lo, hi) = (&node.qlo[a], &node.qhi[a]);
             let o = self.origin[a];
             if self.parallel[a] {
                 let (below, above) = (o - self.pad, o + self.pad);
                 for l in 0..W {
-                    inside[l] &= (node.coord(a, lo[l]) <= above) & (below <= node.coord(a, hi[l]));
+                    let within = (node.coord(a, lo[l]) <= above) & (below <= node.coord(a, hi[l]));
+                    inside &= !(u32::from(!within) << l);
                 }
                 continue;
             }
@@ -529,11 +539,17 @@ impl<T: Real> RayLanes<T> {
                 t_far[l] = if far < t_far[l] { far } else { t_far[l] };
             }
         }
-        let mut hit = [false; W];
-        for l in 0..W {
-            hit[l] = inside[l] & (t_near[l] <= t_far[l]) & (node.count[l] != 0);
+        // A lane misses where its entry lies past its exit (neither is NaN: the lane loops
+        // only take a bound that compares greater or smaller), four lanes per packed compare.
+        let mut missed = 0u32;
+        for (g, (near, far)) in t_near.chunks(4).zip(t_far.chunks(4)).enumerate() {
+            missed |= if let (Ok(near), Ok(far)) = (<[T; 4]>::try_from(near), <[T; 4]>::try_from(far)) {
+                T::gt_mask4(near, far)
+            } else {
+                near.iter().zip(far).enumerate().fold(0, |m, (l, (n, f))| m | u32::from(n > f) << l)
+            } << (4 * g);
         }
-        (t_near, hit)
+        (t_near, !missed & inside & node.used)
     }
 }
 
