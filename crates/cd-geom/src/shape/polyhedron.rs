@@ -474,7 +474,8 @@ fn max_projection<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> T {
 fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
     if soa.padded == LANES {
         // One chunk (hulls of up to eight vertices): each lane's projection is its vertex's,
-        // so there is no running maximum nor chunk number to keep, only the merge.
+        // so there is no running maximum nor chunk number to keep, and the first lane at the
+        // maximum is a mask's lowest bit.
         // A plain loop, not `core::array::from_fn`: under thin LTO (the bench profile) that
         // stayed an out-of-line call, and the GJK distance of two 8-vertex hulls took 4,275
         // instructions (3,412 with the loop).
@@ -483,7 +484,7 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
         for (l, s) in s.iter_mut().enumerate() {
             *s = n.x * cx[l] + n.y * cy[l] + n.z * cz[l];
         }
-        return first_at_maximum(s, [T::zero(); LANES], soa.count);
+        return first_at_top(s, soa.count);
     }
     let mut best = [-T::infinity(); LANES];
     // Each lane keeps the number of the chunk holding its best vertex, in the coordinates' own
@@ -519,17 +520,7 @@ fn lanes_support<T: Real>(soa: &Soa<T>, n: &Vector<T, 3>) -> usize {
 /// that case; with NaN projections no lane reaches the maximum, and vertex 0 again.
 #[inline(always)]
 fn first_at_maximum<T: Real>(best: [T; LANES], chunk: [T; LANES], count: usize) -> usize {
-    let reduce = |mut v: [T; LANES], pick: fn(T, T) -> T| {
-        let mut width = LANES / 2;
-        while width > 0 {
-            for l in 0..width {
-                v[l] = pick(v[l], v[l + width]);
-            }
-            width /= 2;
-        }
-        v[0]
-    };
-    let top = reduce(best, |a, b| if b > a { b } else { a });
+    let top = reduce_lanes(best, |a, b| if b > a { b } else { a });
     let eight = T::lit(LANES as f64);
     let mut lane = T::zero();
     let mut key = [T::zero(); LANES];
@@ -543,12 +534,47 @@ fn first_at_maximum<T: Real>(best: [T; LANES], chunk: [T; LANES], count: usize) 
     // vertex list has no chunk and leaves every key +∞, which saturates; vertex 0 then (a
     // padding copy never wins over vertex 0, the bound only keeps that argument out of the
     // callers' indexing).
-    let first = reduce(key, |a, b| if b < a { b } else { a }).to_f64() as u32 as usize;
+    let first = reduce_lanes(key, |a, b| if b < a { b } else { a }).to_f64() as u32 as usize;
     if first < count {
         first
     } else {
         0
     }
+}
+
+/// The first lane at the largest of one chunk's projections, as the lowest set bit of a mask
+/// of the lanes that no lane exceeds (two packed compares and move-masks, [`Real::gt_mask4`]),
+/// where [`first_at_maximum`]'s keys and second reduction are needed only across chunks. A
+/// projection is NaN only when the direction is (a finite direction of a GJK or cast loop
+/// cannot overflow a product of valid coordinates): then every lane is NaN, the largest is
+/// NaN, no lane exceeds it, and the answer is vertex 0, as the scan's.
+#[inline(always)]
+fn first_at_top<T: Real>(s: [T; LANES], count: usize) -> usize {
+    let top = [reduce_lanes(s, |a, b| if b > a { b } else { a }); 4];
+    let mut below = 0;
+    for (g, four) in s.chunks_exact(4).enumerate() {
+        below |= T::gt_mask4(top, [four[0], four[1], four[2], four[3]]) << (4 * g);
+    }
+    let first = (!below).trailing_zeros() as usize;
+    if first < count {
+        first
+    } else {
+        0
+    }
+}
+
+/// Folds the lanes pairwise, halves at a time (`pick` of lanes `l` and `l + width`): packed
+/// instructions on the lane arrays, three steps for eight lanes.
+#[inline(always)]
+fn reduce_lanes<T: Real>(mut v: [T; LANES], pick: fn(T, T) -> T) -> T {
+    let mut width = LANES / 2;
+    while width > 0 {
+        for l in 0..width {
+            v[l] = pick(v[l], v[l + width]);
+        }
+        width /= 2;
+    }
+    v[0]
 }
 
 /// Index of the point maximizing `dir · p` (first one on ties).
