@@ -218,7 +218,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             boxes.clear();
             boxes.extend(group.iter().map(|m| m.1));
             node.quantize(&boxes);
-            node.used = (1 << group.len()) - 1;
+            node.used = u32::MAX >> (32 - group.len());
             for (lane, &(g, _, _)) in group.iter().enumerate() {
                 let n = &nodes[g];
                 if n.is_leaf() {

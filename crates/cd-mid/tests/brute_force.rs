@@ -511,12 +511,18 @@ fn wide_hierarchies_cast_rays_like_the_binary_one() {
         let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::with_config(bunny.clone(), &config).unwrap();
         let w4: cd_mid::WideBvh<f64, 4> = cd_mid::WideBvh::from_binary(m.bvh());
         let w8: cd_mid::WideBvh<f64, 8> = cd_mid::WideBvh::from_binary(m.bvh());
+        // Lane counts that are not a multiple of four: the lane test's hit mask takes its
+        // last lanes one by one.
+        let w2: cd_mid::WideBvh<f64, 2> = cd_mid::WideBvh::from_binary(m.bvh());
+        let w6: cd_mid::WideBvh<f64, 6> = cd_mid::WideBvh::from_binary(m.bvh());
         assert!(w4.node_count() < m.bvh().nodes().len() / 2);
         for ray in &rays {
             let expect = m.cast_ray_binary(ray, &mut ws).map(|h| h.t);
             let leaf = |tri: u32, _| ray_triangle_watertight(ray, &bunny.triangle(tri as usize)).map(|h| h.t);
             assert_eq!(w4.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
             assert_eq!(w8.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
+            assert_eq!(w2.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
+            assert_eq!(w6.ray_closest(ray, &mut ws, leaf).map(|h| h.1), expect, "{:?}", config.builder);
             // Any hit: hits exactly when the closest-hit query does, with a real hit.
             let any = w8.ray_any(ray, &mut ws, leaf);
             assert_eq!(any.is_some(), expect.is_some(), "{:?}", config.builder);
