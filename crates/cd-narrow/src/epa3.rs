@@ -53,6 +53,10 @@ struct Polytope<T: Real, const D: usize> {
     /// Faces by distance (a min-heap with lazy deletion: removed faces are skipped when they
     /// reach the top), so picking the closest face is O(log F) instead of a scan.
     queue: BinaryHeap<Queued<T>>,
+    /// Per vertex, the last new face of an expansion that starts at it (an index below that
+    /// expansion's first new face is a stale entry of an earlier one): each new face finds its
+    /// neighbour by one lookup instead of a search of all the new faces.
+    starts: Vec<u32>,
 }
 
 /// A face in the priority queue, ordered by increasing distance.
@@ -173,21 +177,25 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             self.faces[l.face as usize].adj[l.edge as usize] = Link { face: nf, edge: 0 };
         }
         // New face (b, a, w): its edge 1 (a → w) meets the new face whose edge 2 is (w → a),
-        // the one whose first vertex is a. Each rim vertex must start exactly one new face.
+        // the one whose first vertex is a. Each rim vertex must start exactly one new face,
+        // and each new face's edge 2 must be met once. (A search of all the new faces for each
+        // one was 15 % of a hull32 contact's mispredicted branches.)
+        self.starts.resize(self.verts.len(), u32::MAX);
+        let fresh = |m: u32| m != u32::MAX && m as usize >= first_new;
         for k in first_new..self.faces.len() {
-            let a = self.faces[k].v[1];
-            let mut twin = None;
-            for m in first_new..self.faces.len() {
-                if self.faces[m].v[0] == a {
-                    if twin.is_some() {
-                        return false;
-                    }
-                    twin = Some(m);
-                }
+            let start = &mut self.starts[self.faces[k].v[0] as usize];
+            if fresh(*start) {
+                return false;
             }
-            let Some(m) = twin else { return false };
-            self.faces[k].adj[1] = Link { face: m as u32, edge: 2 };
-            self.faces[m].adj[2] = Link { face: k as u32, edge: 1 };
+            *start = k as u32;
+        }
+        for k in first_new..self.faces.len() {
+            let m = self.starts[self.faces[k].v[1] as usize];
+            if !fresh(m) || self.faces[m as usize].adj[2].face != NO_LINK.face {
+                return false;
+            }
+            self.faces[k].adj[1] = Link { face: m, edge: 2 };
+            self.faces[m as usize].adj[2] = Link { face: k as u32, edge: 1 };
         }
         true
     }
@@ -365,6 +373,7 @@ where
         verts: Vec::with_capacity(64),
         faces: Vec::with_capacity(128),
         queue: BinaryHeap::with_capacity(128),
+        starts: Vec::with_capacity(64),
     };
     if pts.len() == 3 {
         let n = cross(&(pts[1].w - pts[0].w), &(pts[2].w - pts[0].w));
