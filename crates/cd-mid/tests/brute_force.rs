@@ -367,6 +367,13 @@ fn refit_after_deformation_equals_rebuild_and_brute_force() {
     }
 }
 
+/// The primitives a wide tree's box query reports, each with its "inside" flag.
+fn leaves_met<const W: usize>(tree: &cd_mid::WideBvh<f64, W>, region: &Aabb<f64, 3>) -> Vec<(u32, bool)> {
+    let mut found = Vec::new();
+    tree.query_aabb(region, &mut QueryWorkspace::new(), |p, inside| found.push((p, inside)));
+    found
+}
+
 #[test]
 fn region_queries_equal_brute_force() {
     let bunny = bunny();
@@ -390,6 +397,8 @@ fn region_queries_equal_brute_force() {
     // the binary walk reports too.
     for config in configs() {
         let m: MeshBvh<f64, Aabb<f64, 3>> = MeshBvh::with_config(bunny.clone(), &config).unwrap();
+        let w2: cd_mid::WideBvh<f64, 2> = cd_mid::WideBvh::from_binary(m.bvh());
+        let w6: cd_mid::WideBvh<f64, 6> = cd_mid::WideBvh::from_binary(m.bvh());
         for k in 0..150 {
             let c = if k % 3 == 0 {
                 bunny.vertices()[(k * 31) % bunny.vertices().len()]
@@ -414,6 +423,16 @@ fn region_queries_equal_brute_force() {
                 .collect();
             assert_eq!(m.triangles_in_aabb(&region, &mut ws), expect, "{:?} {k}", config.builder);
             assert_eq!(m.triangles_in_aabb_binary(&region, &mut ws), expect, "{:?} {k}", config.builder);
+            // Wide trees of 2 and 6 lanes too (their masks' last lanes are taken one by one):
+            // every triangle found is among the primitives reported, and a primitive reported
+            // inside lies inside.
+            for found in [leaves_met(&w2, &region), leaves_met(&w6, &region)] {
+                assert!(expect.iter().all(|t| found.iter().any(|&(p, _)| p == *t)), "{k}");
+                assert!(found.iter().filter(|f| f.1).all(|&(p, _)| {
+                    let own = Aabb::from_points(&bunny.triangle(p as usize).vertices()).unwrap();
+                    cd_geom::BoundingVolume::contains(&region, &own)
+                }));
+            }
         }
     }
     // The huge box: everything, through the "fully inside" shortcut with one node test (of
