@@ -156,7 +156,7 @@ pub(crate) const W: usize = 8;
 
 /// Directions in groups of [`W`], component by component (`group[i][l]` is component `i` of
 /// direction `l` of the group); padding lanes are the zero direction.
-fn direction_groups<T: Real, const D: usize>(dirs: &[Vector<T, D>]) -> Vec<[[T; W]; D]> {
+pub(crate) fn direction_groups<T: Real, const D: usize>(dirs: &[Vector<T, D>]) -> Vec<[[T; W]; D]> {
     (0..dirs.len().div_ceil(W))
         .map(|g| {
             core::array::from_fn(|i| {
@@ -205,6 +205,54 @@ pub(crate) fn projection_bounds<T: Real, const D: usize, const L: usize>(
     core::hint::black_box((lo, hi))
 }
 
+/// What [`chunked_bounds`] finds: per direction the smallest and largest projection and the
+/// chunk that last improved each, and whether every coordinate is valid.
+pub(crate) struct ChunkedBounds<T, const N: usize> {
+    pub(crate) lo: [T; N],
+    pub(crate) hi: [T; N],
+    lo_c: [usize; N],
+    hi_c: [usize; N],
+    pub(crate) valid: bool,
+}
+
+/// The validating pass shared by [`extremes`] and the k-DOP builder: per direction (`N` of
+/// them, in groups of [`W`] from [`direction_groups`]) the smallest and largest projection,
+/// over chunks of [`CHUNK`] points (in L1 while each group runs over them,
+/// [`projection_bounds`]), with the chunk that last improved each extreme. Validity: every
+/// chunk's coordinates finite and their bounds in range (the blocks' pass, cheaper than a
+/// range test per coordinate).
+pub(crate) fn chunked_bounds<T: Real, const D: usize, const N: usize>(
+    points: &[Point<T, D>],
+    groups: &[[[T; W]; D]],
+) -> ChunkedBounds<T, N> {
+    let mut b = ChunkedBounds {
+        lo: [T::infinity(); N],
+        hi: [-T::infinity(); N],
+        lo_c: [0; N],
+        hi_c: [0; N],
+        valid: true,
+    };
+    for (c, chunk) in points.chunks(CHUNK).enumerate() {
+        let (coord_lo, coord_hi, finite) = coordinate_bounds(chunk);
+        b.valid &= finite && within_limit(&coord_lo, &coord_hi);
+        for (g, comp) in groups.iter().enumerate() {
+            let (clo, chi) = projection_bounds(chunk, comp);
+            for l in 0..W.min(N - g * W) {
+                let k = g * W + l;
+                if clo[l] < b.lo[k] {
+                    b.lo[k] = clo[l];
+                    b.lo_c[k] = c;
+                }
+                if chi[l] > b.hi[k] {
+                    b.hi[k] = chi[l];
+                    b.hi_c[k] = c;
+                }
+            }
+        }
+    }
+    b
+}
+
 /// One validating pass over the points: for each of the `N` directions, the smallest and
 /// largest projection and the index of the point reaching it. The validity check (finite,
 /// within the coordinate limit) is folded into the same pass.
@@ -221,15 +269,10 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
     if points.is_empty() {
         return Err(GeomError::TooFewPoints);
     }
-    // The validity check: every chunk's coordinates finite and their bounds in range (the
-    // blocks' pass, cheaper than a range test per coordinate).
-    let mut valid = true;
-    let mut lo = [T::infinity(); N];
-    let mut hi = [-T::infinity(); N];
+    let groups = direction_groups(dirs);
+    let ChunkedBounds { lo, hi, lo_c, hi_c, valid } = chunked_bounds(points, &groups);
     let mut lo_i = [0usize; N];
     let mut hi_i = [0usize; N];
-    let (mut lo_c, mut hi_c) = ([0usize; N], [0usize; N]);
-    let groups = direction_groups(dirs);
     // The same arithmetic, in the same order, for one direction (the index re-scan compares
     // projections for equality).
     let project = |k: usize, p: &Point<T, D>| {
@@ -240,24 +283,6 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
         }
         s
     };
-    for (c, chunk) in points.chunks(CHUNK).enumerate() {
-        let (coord_lo, coord_hi, finite) = coordinate_bounds(chunk);
-        valid &= finite && within_limit(&coord_lo, &coord_hi);
-        for (g, comp) in groups.iter().enumerate() {
-            let (clo, chi) = projection_bounds(chunk, comp);
-            for l in 0..W.min(N - g * W) {
-                let k = g * W + l;
-                if clo[l] < lo[k] {
-                    lo[k] = clo[l];
-                    lo_c[k] = c;
-                }
-                if chi[l] > hi[k] {
-                    hi[k] = chi[l];
-                    hi_c[k] = c;
-                }
-            }
-        }
-    }
     for k in 0..N {
         lo_i[k] = index_in_chunk(points, lo_c[k], |p| project(k, p) == lo[k]);
         hi_i[k] = index_in_chunk(points, hi_c[k], |p| project(k, p) == hi[k]);
@@ -269,14 +294,14 @@ pub(crate) fn extremes<T: Real, const D: usize, const N: usize>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use cd_geom::kdop_directions;
     use nalgebra::{Point2, Point3, Vector3};
 
     /// Deterministic points in [-s, s)³ with runs of duplicates and a few far outliers, so
     /// extremes land in different chunks, repeat, and sit at chunk edges.
-    fn cloud(n: usize, s: f64) -> Vec<Point3<f64>> {
+    pub(crate) fn cloud(n: usize, s: f64) -> Vec<Point3<f64>> {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut rnd = move || {
             x ^= x << 13;
