@@ -38,7 +38,7 @@ pub mod support;
 pub use bounding_volume::BoundingVolume;
 pub use directions::{edge_normal, unit_perpendicular, widest_angle_edges};
 pub use error::{GeomError, GeomResult};
-pub use real::{Matrix, Point, Real, Vector};
+pub use real::{gt_mask, Matrix, Point, Real, Vector};
 pub use result::{ClosestPoints, Contact, ContactStatus, Containment, PlaneSide, RayHit, TriangleHit};
 pub use shape::*;
 pub use support::{support_aabb, Margin, MinkowskiDifference, MinkowskiSum, SupportMap, Transformed};

@@ -93,6 +93,26 @@ impl Real for f64 {
     }
 }
 
+/// Bit `l` set where `a[l] > b[l]` (clear when either is NaN), for up to 32 lanes of equal
+/// length: four lanes per packed compare ([`Real::gt_mask4`]), the lanes past a multiple of
+/// four one by one. Lane tests over fixed-size arrays (a wide node's children, a support
+/// scan's lanes) take their masks from it, so each lane's outcome is a bit, not a branch.
+#[inline(always)]
+pub fn gt_mask<T: Real>(a: &[T], b: &[T]) -> u32 {
+    debug_assert!(a.len() == b.len() && a.len() <= 32, "lane masks hold up to 32 lanes");
+    let (whole_a, whole_b) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (rest_a, rest_b) = (whole_a.remainder(), whole_b.remainder());
+    let mut mask = 0;
+    for (g, (x, y)) in whole_a.zip(whole_b).enumerate() {
+        mask |= T::gt_mask4([x[0], x[1], x[2], x[3]], [y[0], y[1], y[2], y[3]]) << (4 * g);
+    }
+    let first = a.len() - rest_a.len();
+    for (l, (x, y)) in rest_a.iter().zip(rest_b).enumerate() {
+        mask |= u32::from(x > y) << (first + l);
+    }
+    mask
+}
+
 /// Shorthand for a dimension-generic point.
 pub type Point<T, const D: usize> = nalgebra::Point<T, D>;
 /// Shorthand for a dimension-generic column vector.
@@ -151,5 +171,22 @@ mod tests {
         }
         check::<f32>();
         check::<f64>();
+    }
+
+    /// The mask over any lane count up to 32 (whole groups of four and the lanes past them)
+    /// equals the lane-by-lane comparisons.
+    #[test]
+    fn gt_mask_over_any_lane_count() {
+        let nan = f32::NAN;
+        let pool = [-1.0f32, 0.0, 2.5, 2.5, nan, f32::INFINITY, 7.0, -3.0, 1.0];
+        for len in 0..=32 {
+            let a: Vec<f32> = (0..len).map(|i| pool[(i * 5 + 1) % pool.len()]).collect();
+            let b: Vec<f32> = (0..len).map(|i| pool[(i * 7 + 3) % pool.len()]).collect();
+            let expected = (0..len).fold(0, |m, l| m | u32::from(a[l] > b[l]) << l);
+            assert_eq!(gt_mask(&a, &b), expected, "{len} lanes");
+            let wide: Vec<f64> = a.iter().map(|&x| x as f64).collect();
+            let other: Vec<f64> = b.iter().map(|&x| x as f64).collect();
+            assert_eq!(gt_mask(&wide, &other), expected, "{len} lanes in f64");
+        }
     }
 }

@@ -25,7 +25,7 @@ use crate::bvh::Bvh;
 use crate::node::BvhNode;
 use crate::query::QueryWorkspace;
 use crate::volume::{rounding_pad, HierarchyVolume};
-use cd_geom::{Aabb, BoundingVolume, Point, PreparedRay, Ray, Real};
+use cd_geom::{gt_mask, Aabb, BoundingVolume, Point, PreparedRay, Ray, Real};
 
 /// Set in a lane's `count` when the lane is a leaf (its primitives are
 /// `order[index..index + count]`); otherwise `index` is a child node.
@@ -43,8 +43,8 @@ pub struct WideNode<T: Real, const W: usize> {
     index: [u32; W],
     /// Primitives below the lane, with [`LEAF`] set for leaves; 0 marks an empty lane.
     count: [u32; W],
-    /// Bit `l` set when lane `l` holds a child (lanes fill from 0): the ray walk's hit mask is
-    /// taken with it, where comparing each `count` with 0 built the mask bit by bit.
+    /// Bit `l` set when lane `l` holds a child (lanes fill from 0): the ray and box walks' lane
+    /// masks are taken with it, where comparing each `count` with 0 built them bit by bit.
     used: u32,
 }
 
@@ -76,8 +76,8 @@ impl<T: Real, const W: usize> WideNode<T, W> {
     /// lane `l`; empty lanes do neither). The boxes are the quantized ones, which contain the
     /// exact child boxes: a lane reported inside holds only primitives inside the region, and
     /// no lane whose exact box meets the region is missed. Each axis dequantizes its bounds
-    /// lane-wise and compares them four lanes per packed compare ([`Real::gt_mask4`]); the
-    /// masks were built one lane at a time before, about 300 instructions a node. (Carrying
+    /// lane-wise and compares them four lanes per packed compare ([`gt_mask`]); the masks
+    /// were built one lane at a time before, about 300 instructions a node. (Carrying
     /// the region into the node's 8-bit steps instead, so lanes compare integers, measured 2×
     /// slower: the per-axis divisions and roundings cost more than the dequantization they
     /// save.)
@@ -87,21 +87,9 @@ impl<T: Real, const W: usize> WideNode<T, W> {
         for a in 0..3 {
             let lo: [T; W] = core::array::from_fn(|l| self.coord(a, self.qlo[a][l]));
             let hi: [T; W] = core::array::from_fn(|l| self.coord(a, self.qhi[a][l]));
-            let (rlo, rhi) = ([region.min()[a]; 4], [region.max()[a]; 4]);
-            for (g, (lo, hi)) in lo.chunks(4).zip(hi.chunks(4)).enumerate() {
-                let (m_apart, m_out) = match (<[T; 4]>::try_from(lo), <[T; 4]>::try_from(hi)) {
-                    (Ok(lo), Ok(hi)) => (
-                        T::gt_mask4(lo, rhi) | T::gt_mask4(rlo, hi),
-                        T::gt_mask4(rlo, lo) | T::gt_mask4(hi, rhi),
-                    ),
-                    _ => lo.iter().zip(hi).enumerate().fold((0, 0), |(p, o), (l, (&x, &y))| {
-                        let bit = |b: bool| u32::from(b) << l;
-                        (p | bit(x > rhi[0] || rlo[0] > y), o | bit(rlo[0] > x || y > rhi[0]))
-                    }),
-                };
-                apart |= m_apart << (4 * g);
-                sticks_out |= m_out << (4 * g);
-            }
+            let (rlo, rhi) = ([region.min()[a]; W], [region.max()[a]; W]);
+            apart |= gt_mask(&lo, &rhi) | gt_mask(&rlo, &hi);
+            sticks_out |= gt_mask(&rlo, &lo) | gt_mask(&hi, &rhi);
         }
         let meet = !apart & self.used;
         (meet, meet & !sticks_out)
@@ -489,8 +477,9 @@ impl<T: Real> RayLanes<T> {
     }
 
     /// Entry parameters and the hit mask (bit `l` for lane `l`) of the ray against the node's
-    /// `W` boxes within `[0, limit]`. Every lane does the same arithmetic (no branches inside the lane loops):
-    /// with `t = (origin + q·scale − o)/d = α + q·β`, each bound costs one multiply-add.
+    /// `W` boxes within `[0, limit]`. Every lane does the same arithmetic (no branches inside
+    /// the lane loops): with `t = (origin + q·scale − o)/d = α + q·β`, each bound costs one
+    /// multiply-add.
     #[inline(always)]
     fn test<const W: usize>(&self, node: &WideNode<T, W>, limit: T) -> ([T; W], u32) {
         let mut t_near = [T::zero(); W];
@@ -552,15 +541,7 @@ impl<T: Real> RayLanes<T> {
         }
         // A lane misses where its entry lies past its exit (neither is NaN: the lane loops
         // only take a bound that compares greater or smaller), four lanes per packed compare.
-        let mut missed = 0u32;
-        for (g, (near, far)) in t_near.chunks(4).zip(t_far.chunks(4)).enumerate() {
-            missed |= if let (Ok(near), Ok(far)) = (<[T; 4]>::try_from(near), <[T; 4]>::try_from(far)) {
-                T::gt_mask4(near, far)
-            } else {
-                near.iter().zip(far).enumerate().fold(0, |m, (l, (n, f))| m | u32::from(n > f) << l)
-            } << (4 * g);
-        }
-        (t_near, !missed & inside & node.used)
+        (t_near, !gt_mask(&t_near, &t_far) & inside & node.used)
     }
 }
 

@@ -1,6 +1,6 @@
 use crate::directions::widest_angle_edges;
 use crate::validate;
-use crate::{Aabb, GeomError, GeomResult, Obb, Plane, Point, Real, Vector};
+use crate::{gt_mask, Aabb, GeomError, GeomResult, Obb, Plane, Point, Real, Vector};
 use nalgebra::Vector3;
 
 /// One face of a [`ConvexPolyhedron`]: its outward plane and a range of vertex indices.
@@ -543,19 +543,15 @@ fn first_at_maximum<T: Real>(best: [T; LANES], chunk: [T; LANES], count: usize) 
 }
 
 /// The first lane at the largest of one chunk's projections, as the lowest set bit of a mask
-/// of the lanes that no lane exceeds (two packed compares and move-masks, [`Real::gt_mask4`]),
+/// of the lanes that no lane exceeds (two packed compares and move-masks, [`gt_mask`]),
 /// where [`first_at_maximum`]'s keys and second reduction are needed only across chunks. A
 /// projection is NaN only when the direction is (a finite direction of a GJK or cast loop
 /// cannot overflow a product of valid coordinates): then every lane is NaN, the largest is
 /// NaN, no lane exceeds it, and the answer is vertex 0, as the scan's.
 #[inline(always)]
 fn first_at_top<T: Real>(s: [T; LANES], count: usize) -> usize {
-    let top = [reduce_lanes(s, |a, b| if b > a { b } else { a }); 4];
-    let mut below = 0;
-    for (g, four) in s.chunks_exact(4).enumerate() {
-        below |= T::gt_mask4(top, [four[0], four[1], four[2], four[3]]) << (4 * g);
-    }
-    let first = (!below).trailing_zeros() as usize;
+    let top = [reduce_lanes(s, |a, b| if b > a { b } else { a }); LANES];
+    let first = (!gt_mask(&top, &s)).trailing_zeros() as usize;
     if first < count {
         first
     } else {
