@@ -374,11 +374,12 @@ const SET_BITS: [[u32; 4]; 16] = {
 const SET_BIT_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
 /// Writes `j` to `found` for every `d2[j] > threshold` (`d2` at most [`SCAN_CHUNK`] long), in
-/// order, and returns how many. Four at a time: the four comparisons make a mask, whose set
-/// bits' positions come from a table and are written all four (the count moves by the mask's
-/// population, also from a table), so there is no branch and no store waiting on a count
-/// moved per point: about 8 instructions a point, where writing every index and moving the
-/// count by each comparison took 10. `found` has room for four more than `d2`.
+/// order, and returns how many. Four at a time: one packed compare makes a mask
+/// ([`Real::gt_mask4`]; four scalar compares and `seta`s before), whose set bits' positions
+/// come from a table and are written all four (the count moves by the mask's population, also
+/// from a table), so there is no branch and no store waiting on a count moved per point: about
+/// 4 instructions a point, where writing every index and moving the count by each comparison
+/// took 10. `found` has room for four more than `d2`.
 #[inline]
 fn gather_beyond<T: Real>(d2: &[T], threshold: T, found: &mut [u32; SCAN_CHUNK + 4]) -> usize {
     let mut n = 0;
