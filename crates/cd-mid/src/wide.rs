@@ -334,11 +334,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
                 volume_tests += W as u64;
                 node.against_aabb(region)
             };
-            // The lanes met, lowest first: one branch per lane met, not one per lane.
-            let mut rest = meet;
-            while rest != 0 {
-                let lane = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for lane in set_lanes(meet) {
                 let inside = inside & (1 << lane) != 0;
                 if node.count[lane] & LEAF != 0 {
                     let start = node.index[lane] as usize;
@@ -402,15 +398,12 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             let node = &self.nodes[n as usize];
             volume_tests += W as u64;
             let (t_near, hit) = lanes.test(node, limit * slack);
-            // Children hit, sorted far to near so the nearest is popped first. The hit lanes
-            // are the mask's set bits, lowest first: one branch per hit lane, where a branch
-            // per lane on its hit flag was the walk's most mispredicted.
+            // Children hit, sorted far to near so the nearest is popped first (a branch per
+            // lane on its hit flag was the walk's most mispredicted; `set_lanes` takes one per
+            // lane hit).
             let mut order: [(T, usize); W] = [(T::zero(), 0); W];
             let mut k = 0;
-            let mut rest = hit;
-            while rest != 0 {
-                let lane = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for lane in set_lanes(hit) {
                 let mut j = k;
                 while j > 0 && order[j - 1].0 < t_near[lane] {
                     order[j] = order[j - 1];
@@ -437,6 +430,19 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         ws.nodes = stack;
         ws.stats.volume_tests += volume_tests;
     }
+}
+
+/// The set bits of a lane mask, lowest first: one step per lane set and none per lane clear,
+/// so a walk branches once per child it enters rather than once per lane.
+#[inline(always)]
+fn set_lanes(mut mask: u32) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let lane = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            lane
+        })
+    })
 }
 
 /// What a leaf visit tells [`WideBvh::walk`]: go on with a (possibly lower) limit, or stop.
