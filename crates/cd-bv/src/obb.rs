@@ -64,6 +64,9 @@ pub(crate) fn fit<T: Real, const D: usize>(
     points: &[Point<T, D>],
     a64: &SMatrix<f64, D, D>,
 ) -> GeomResult<Obb<T, D>> {
+    if points.is_empty() {
+        return Err(GeomError::TooFewPoints);
+    }
     let axes = Matrix::<T, D>::from_fn(|i, j| T::lit(a64[(i, j)]));
     // The axes as lane-wise direction groups of four (the extremal pass's projection loop: per
     // point D packed multiply-adds, a packed minimum and a packed maximum, not 2·D scalar
@@ -78,9 +81,6 @@ pub(crate) fn fit<T: Real, const D: usize>(
         for l in 0..FIT_LANES.min(D - first) {
             (lo[first + l], hi[first + l]) = (lo_lanes[l], hi_lanes[l]);
         }
-    }
-    if points.is_empty() {
-        return Err(GeomError::TooFewPoints);
     }
     let lo64 = SVector::<f64, D>::from_fn(|i, _| lo[i].to_f64());
     let hi64 = SVector::<f64, D>::from_fn(|i, _| hi[i].to_f64());
@@ -206,11 +206,13 @@ mod tests {
                     }))
                 })
                 .collect();
+            // The points' bounds along coordinate axis `i`.
+            let bounds = |i: usize| {
+                pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p[i]), h.max(p[i])))
+            };
             let identity = fit(&pts, &SMatrix::<f64, D, D>::identity()).expect("valid");
             for i in 0..D {
-                let (lo, hi) = pts
-                    .iter()
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p[i]), h.max(p[i])));
+                let (lo, hi) = bounds(i);
                 assert!((identity.center()[i] - (lo + hi) / 2.0).abs() < 1e-9, "D {D} axis {i}");
                 assert!((identity.half_extents()[i] - (hi - lo) / 2.0).abs() < 1e-9, "D {D} axis {i}");
             }
@@ -222,10 +224,7 @@ mod tests {
             }
             let b = fit(&pts, &turned).expect("valid");
             for j in 0..D {
-                let i = (j + 1) % D;
-                let (lo, hi) = pts
-                    .iter()
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p[i]), h.max(p[i])));
+                let (lo, hi) = bounds((j + 1) % D);
                 assert!((b.half_extents()[j] - (hi - lo) / 2.0).abs() < 1e-9, "D {D} axis {j}");
             }
             for b in [identity, b, crate::obb_pca(&pts).expect("valid")] {
