@@ -92,9 +92,12 @@ pub struct CoherentGrid<T: Real, const D: usize> {
     /// the cell edge at the last layout (or half the mean then, when the cells were already that
     /// much larger, a scene of mixed sizes).
     shrink_below: f64,
-    /// Cell edge and its inverse; zero until the first frame with boxes.
+    /// Cell edge; zero until the first frame with boxes.
     cell: T,
-    inv_cell: T,
+    /// Per axis, the inverse of the cell's length along it (the edge, or a whole layer on a
+    /// flat axis) and where cell 0 starts.
+    inv_cell: [T; D],
+    origin: [T; D],
     candidates: CandidateList,
     events: PairEvents,
 }
@@ -124,7 +127,8 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
             extent_sum: 0.0,
             shrink_below: 0.0,
             cell: T::zero(),
-            inv_cell: T::zero(),
+            inv_cell: [T::zero(); D],
+            origin: [T::zero(); D],
             candidates: CandidateList::default(),
             events: PairEvents::new(),
         }
@@ -135,23 +139,23 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
         self.cell
     }
 
-    /// The cell coordinate of `x` on any axis: monotone in `x`, so intervals that overlap share
+    /// The cell coordinate of `x` on axis `a`: monotone in `x`, so intervals that overlap share
     /// a cell.
     #[inline(always)]
-    fn cell_of(&self, x: T) -> i32 {
+    fn cell_of(&self, a: usize, x: T) -> i32 {
         // Floor without libm's `floor` (a call on baseline x86-64): truncate, then step down
         // below zero, without a branch (its outcome follows the coordinate's sign). The cast
         // saturates, so coordinates beyond ±2³¹ cells are clamped, which keeps the map
         // monotone; infinities clamp too.
-        let q = (x * self.inv_cell).to_f64();
+        let q = ((x - self.origin[a]) * self.inv_cell[a]).to_f64();
         let t = q as i32;
         t.saturating_sub(((t as f64) > q) as i32)
     }
 
     /// Where the fat box `b` belongs: its cell range, or the oversized list.
     fn place_of(&self, b: &Aabb<T, D>) -> Place<D> {
-        let lo: [i32; D] = core::array::from_fn(|a| self.cell_of(b.min()[a]));
-        let hi: [i32; D] = core::array::from_fn(|a| self.cell_of(b.max()[a]));
+        let lo: [i32; D] = core::array::from_fn(|a| self.cell_of(a, b.min()[a]));
+        let hi: [i32; D] = core::array::from_fn(|a| self.cell_of(a, b.max()[a]));
         let count: f64 = (0..D).map(|a| (hi[a] as f64 - lo[a] as f64) + 1.0).product();
         if count <= MAX_CELLS_PER_BOX {
             Place::Cells { lo, hi }
@@ -227,18 +231,50 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
         }
     }
 
+    /// Sets each axis's cell length and origin for the fat boxes of `slots`, the edge being
+    /// [`Self::cell`]. On an axis along which those boxes (all but the oversized share) span
+    /// less than two edges — the vertical of a scene resting on a floor, the most common
+    /// clustered case — the cells are one layer twice that span (at least an edge), centred on
+    /// them: a box then covers one cell on that axis instead of two, which halves the cells a
+    /// moved box is filed in and looks up. Along the other axes cells are the edge long, from
+    /// the origin. Boxes that later leave the layer go to the layers beyond it: any cell
+    /// lengths are correct, these are only faster.
+    fn lay_axes(&mut self, slots: &[u32]) {
+        let edge = self.cell;
+        let (mut lo, mut hi) = ([T::infinity(); D], [-T::infinity(); D]);
+        for &s in slots {
+            let b = &self.slots.fat[s as usize];
+            if (b.max() - b.min()).amax() <= edge {
+                for a in 0..D {
+                    lo[a] = lo[a].min(b.min()[a]);
+                    hi[a] = hi[a].max(b.max()[a]);
+                }
+            }
+        }
+        for a in 0..D {
+            let span = hi[a] - lo[a];
+            let layer = (span * T::lit(2.0)).max(edge);
+            if span >= T::zero() && span < edge * T::lit(2.0) {
+                self.inv_cell[a] = T::one() / layer;
+                self.origin[a] = (lo[a] + hi[a] - layer) * T::lit(0.5);
+            } else {
+                self.inv_cell[a] = T::one() / edge;
+                self.origin[a] = T::zero();
+            }
+        }
+    }
+
     /// Lays the grid out for the fat boxes of `slots` (which must be filed nowhere): cells of
     /// [`Self::cell_edge`], the dense block over where they are; then files them. Every
     /// slot filed before must have been taken out (the cells are emptied).
     fn lay_out(&mut self, slots: &[u32]) {
-        let edge = self.cell_edge(slots);
-        self.cell = edge;
-        self.inv_cell = T::one() / edge;
-        if !self.inv_cell.is_finite() || self.inv_cell <= T::zero() {
+        let mut edge = self.cell_edge(slots);
+        if !(T::one() / edge).is_finite() {
             // An edge so small its inverse overflows: any positive size is correct.
-            self.cell = T::one();
-            self.inv_cell = T::one();
+            edge = T::one();
         }
+        self.cell = edge;
+        self.lay_axes(slots);
         let (mut lo, mut hi) = ([i32::MAX; D], [i32::MIN; D]);
         for &s in slots {
             if let Place::Cells { lo: l, hi: h } = self.place_of(&self.slots.fat[s as usize]) {
@@ -305,7 +341,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
                     let fo = &self.slots.fat[o as usize];
                     if o != s
                         && overlaps(fs, fo)
-                        && (0..D).all(|a| lo[a].max(self.cell_of(fo.min()[a])) == c[a])
+                        && (0..D).all(|a| lo[a].max(self.cell_of(a, fo.min()[a])) == c[a])
                         && (!self.slots.moved.contains(o) || s < o)
                     {
                         fresh.push(Candidate::new(
@@ -391,11 +427,11 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
         self.cells.purge();
         if !self.slots.moved.list().is_empty() {
             let mut candidates = core::mem::take(&mut self.candidates);
-            candidates.refresh(&self.slots.moved, |s, fresh| self.find_candidates(s, fresh));
+            candidates.refresh(&self.slots.moved, &self.slots.ids, |s, fresh| self.find_candidates(s, fresh));
             self.candidates = candidates;
             self.slots.moved.clear();
         }
-        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight);
+        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight, &self.slots.ids);
     }
 
     fn events(&self) -> &PairEvents {
@@ -557,6 +593,33 @@ mod tests {
         }
         check(&mut grid, &world);
         assert_eq!((grid.cell_size(), grid.rebuild_above), (cell, above));
+    }
+
+    /// Boxes resting on a floor are filed in one layer of cells (one cell along the vertical,
+    /// not the two a cube grid straddling the floor gives them); boxes then stacked and thrown
+    /// far above it keep the pairs exact.
+    #[test]
+    fn a_floor_is_one_layer_of_cells() {
+        let mut grid = CoherentGrid::<f64, 3>::new();
+        let mut world: Vec<(ProxyId, Aabb<f64, 3>)> = (0..400)
+            .map(|i| {
+                (i, boxed([(i % 20) as f64 * 1.7, 0.0, (i / 20) as f64 * 1.9], 0.5 + (i % 3) as f64 * 0.2))
+            })
+            .collect();
+        for (id, b) in &world {
+            grid.insert(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
+        for place in &grid.place {
+            let Place::Cells { lo, hi } = place else { panic!("{place:?} on the floor") };
+            assert_eq!(lo[1], hi[1], "one layer on the vertical");
+        }
+        for (k, (id, b)) in world.iter_mut().enumerate().filter(|(k, _)| k % 5 == 0) {
+            let height = if k % 2 == 0 { 0.9 } else { 1e3 + k as f64 };
+            *b = boxed((b.center().coords + nalgebra::Vector3::new(0.0, height, 0.0)).into(), 0.5);
+            grid.update(*id, *b).unwrap();
+        }
+        check(&mut grid, &world);
     }
 
     /// Boxes wandering far outside the dense block live in hashed cells; teleports back and

@@ -524,7 +524,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         if !self.slots.moved.list().is_empty() {
             let mut candidates = core::mem::take(&mut self.candidates);
             let mut stack = core::mem::take(&mut self.stack);
-            candidates.refresh(&self.slots.moved, |s, fresh| {
+            candidates.refresh(&self.slots.moved, &self.slots.ids, |s, fresh| {
                 let leaf = self.leaf[s as usize];
                 if leaf == NONE {
                     return; // removed
@@ -546,7 +546,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
             self.stack = stack;
             self.slots.moved.clear();
         }
-        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight);
+        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight, &self.slots.ids);
     }
 
     fn events(&self) -> &PairEvents {

@@ -614,7 +614,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         }
         self.moved = moved;
         self.moved.clear();
-        commit_overlapping(&mut self.events, &self.candidates, &self.tight);
+        commit_overlapping(&mut self.events, &self.candidates, &self.tight, &self.ids);
     }
 
     fn events(&self) -> &PairEvents {
