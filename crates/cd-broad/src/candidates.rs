@@ -55,14 +55,6 @@ impl Confirm for Candidate {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SlotPair(pub(crate) u32, pub(crate) u32);
 
-impl SlotPair {
-    /// The ids of the two slots, in the candidate order.
-    #[inline(always)]
-    fn ids(self, ids: &[ProxyId]) -> Pair {
-        (ids[self.0 as usize], ids[self.1 as usize])
-    }
-}
-
 impl From<Candidate> for SlotPair {
     #[inline(always)]
     fn from(c: Candidate) -> Self {
@@ -77,7 +69,7 @@ impl Confirm for SlotPair {
     }
     #[inline(always)]
     fn pair(self, ids: &[ProxyId]) -> Pair {
-        self.ids(ids)
+        (ids[self.0 as usize], ids[self.1 as usize])
     }
 }
 
@@ -152,11 +144,11 @@ fn merge_in_place(list: &mut Vec<SlotPair>, fresh: &[Candidate], ids: &[ProxyId]
     let mut place = list.len(); // list[place..]: final
     for x in fresh.iter().rev() {
         let mut reach = 1;
-        while reach < end && list[end - reach].ids(ids) > x.ids {
+        while reach < end && list[end - reach].pair(ids) > x.ids {
             reach *= 2;
         }
         let from = end - reach.min(end);
-        let above = from + list[from..end].partition_point(|y| y.ids(ids) < x.ids);
+        let above = from + list[from..end].partition_point(|y| y.pair(ids) < x.ids);
         let run = end - above;
         list.copy_within(above..end, place - run);
         place -= run + 1;
