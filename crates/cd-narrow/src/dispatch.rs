@@ -249,11 +249,13 @@ impl std::error::Error for NarrowError {}
 fn check_poses<T: Real>(a: &Shape<'_, T>, b: &Shape<'_, T>) -> Result<(), NarrowError> {
     for s in [a, b] {
         if let Shape::Hull(_, pose) = s {
+            // `|x| ≤ limit` and `|x| < ∞` are false for NaN too; folded with `&`, not `&&`, so
+            // the seven tests (run on every hull query) are not seven branches.
             let limit = T::coord_limit();
-            let t_ok = pose.translation.vector.iter().all(|x| x.is_finite() && x.abs() <= limit);
+            let t_ok = pose.translation.vector.iter().fold(true, |ok, x| ok & (x.abs() <= limit));
             let q = pose.rotation.quaternion();
-            let r_ok = [q.w, q.i, q.j, q.k].iter().all(|x| x.is_finite());
-            if !(t_ok && r_ok) {
+            let r_ok = [q.w, q.i, q.j, q.k].iter().fold(true, |ok, x| ok & (x.abs() < T::infinity()));
+            if !(t_ok & r_ok) {
                 return Err(NarrowError::InvalidPose);
             }
         }

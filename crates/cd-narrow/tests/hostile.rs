@@ -94,6 +94,14 @@ fn regression_hull_pose_beyond_the_coordinate_range_is_refused() {
             NarrowError::InvalidPose
         );
     }
+    // A rotation with a non-finite component is refused too.
+    for bad in [f64::NAN, f64::INFINITY] {
+        let q = UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, bad, 0.0));
+        let pose = Isometry3::from_parts(Vector3::new(0.5, 0.0, 0.0).into(), q);
+        let (h, b) = (Shape::Hull(&hull, &pose), Shape::Box(&cube));
+        assert_eq!(distance(h, b, &mut PairCache::default()).unwrap_err(), NarrowError::InvalidPose);
+        assert_eq!(intersects(b, h, &mut PairCache::default()).unwrap_err(), NarrowError::InvalidPose);
+    }
 }
 
 /// Found by the `narrow_queries` fuzz target: two boxes at the coordinate limit (10⁷⁵) that
