@@ -114,18 +114,19 @@ pub(crate) fn touching<T: Real, const D: usize>(
     Penetration { depth: T::zero(), normal: n, point_a: v.a, point_b: v.b, status, iterations }
 }
 
-/// The distinct vertices of a simplex (duplicates within `tol_sq` dropped).
+/// The distinct vertices of a simplex (duplicates within `tol_sq` dropped), into `out`
+/// (cleared first).
 pub(crate) fn distinct_vertices<T: Real, const D: usize>(
     simplex: &Simplex<T, D>,
     tol_sq: T,
-) -> Vec<SimplexVertex<T, D>> {
-    let mut out: Vec<SimplexVertex<T, D>> = Vec::with_capacity(D + 1);
+    out: &mut Vec<SimplexVertex<T, D>>,
+) {
+    out.clear();
     for v in simplex.vertices() {
         if out.iter().all(|u| (u.w - v.w).norm_squared() > tol_sq) {
             out.push(*v);
         }
     }
-    out
 }
 
 /// The absolute tolerance for a polytope whose start vertices have the given largest

@@ -114,7 +114,8 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let mut pts = distinct_vertices(simplex, tol * tol);
+    let mut pts = Vec::with_capacity(D + 1);
+    distinct_vertices(simplex, tol * tol, &mut pts);
     if pts.len() == 3 && orient(&pts[0].w, &pts[1].w, &pts[2].w).abs() <= tol * (pts[1].w - pts[0].w).norm() {
         pts.truncate(2);
     }

@@ -347,3 +347,50 @@ fn boolean_test_agrees_with_distance() {
         }
     }
 }
+
+/// EPA keeps its lists per thread from run to run: nothing of one run may leak into the next.
+/// Penetrations of small and large clouds, run in turn, repeated and run on another thread,
+/// give bit-identical answers; a run nested inside a support map (whose lists are then in use)
+/// gets lists of its own and changes nothing either.
+#[test]
+fn epa_scratch_reuse_changes_no_answer() {
+    let mut rng = Rng(0x2545f4914f6cdd1d);
+    let pairs: Vec<(Cloud<3>, Cloud<3>)> = (0..12)
+        .map(|k| {
+            let n = if k % 3 == 0 { 300 } else { 8 };
+            let a = rng.cloud::<3>(n, Vector::zeros(), 1.0);
+            let offset = rng.vector::<3>(-0.4, 0.4);
+            let b = rng.cloud::<3>(n, offset, 1.0);
+            (a, b)
+        })
+        .collect();
+    let depth = |a: &dyn SupportMap<f64, 3>, b: &dyn SupportMap<f64, 3>| {
+        let g = gjk_distance(a, b, &GjkConfig::default(), &mut GjkCache::default());
+        assert_eq!(g.status, GjkStatus::Intersecting);
+        let p = epa(a, b, &g.simplex, &EpaConfig::default());
+        (p.depth.to_bits(), p.normal.map(f64::to_bits), p.point_a.coords.map(f64::to_bits))
+    };
+    let first: Vec<_> = pairs.iter().map(|(a, b)| depth(a, b)).collect();
+    let again: Vec<_> = pairs.iter().rev().map(|(a, b)| depth(a, b)).collect();
+    assert!(first.iter().eq(again.iter().rev()), "a rerun in another order differs");
+    let elsewhere = std::thread::scope(|s| {
+        s.spawn(|| pairs.iter().map(|(a, b)| depth(a, b)).collect::<Vec<_>>()).join().unwrap()
+    });
+    assert_eq!(first, elsewhere, "another thread's runs differ");
+
+    /// A cloud whose every support call first runs a whole EPA of its own.
+    struct Nesting<'a>(&'a Cloud<3>, &'a (Cloud<3>, Cloud<3>));
+    impl SupportMap<f64, 3> for Nesting<'_> {
+        fn support(&self, d: &Vector<f64, 3>) -> Point<f64, 3> {
+            let (x, y) = self.1;
+            let g = gjk_distance(x, y, &GjkConfig::default(), &mut GjkCache::default());
+            let p = epa(x, y, &g.simplex, &EpaConfig::default());
+            assert!(p.depth > 0.0);
+            self.0.support(d)
+        }
+    }
+    for (k, (a, b)) in pairs.iter().enumerate() {
+        let nested = Nesting(a, &pairs[(k + 1) % pairs.len()]);
+        assert_eq!(depth(&nested, b), first[k], "a nested run changed pair {k}");
+    }
+}
