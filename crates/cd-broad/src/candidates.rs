@@ -77,11 +77,11 @@ impl Confirm for SlotPair {
 /// `ids` giving each slot's id.
 ///
 /// Every candidate is written and the write position advanced by the test's outcome, so the
-/// loop has no branch on it: about half the candidates of a coherent scene pass, in no
-/// predictable order, and the mispredicted branch was most of this loop's time. The writes go
-/// to a block on the stack whose kept prefix is appended (as ids) per block: the staged list is
-/// never sized for every candidate (a quarter of them pass on a floor), which would write that
-/// whole size over each frame.
+/// loop has no branch on it: a large share of the candidates pass (a quarter on the floor
+/// benchmark), in no predictable order, and the mispredicted branch was most of this loop's
+/// time. The writes go to a block on the stack whose kept prefix is appended (as ids) per
+/// block: the staged list is never sized for every candidate, which would write that whole
+/// size over each frame.
 pub(crate) fn commit_overlapping<C: Confirm, T: Real, const D: usize>(
     events: &mut PairEvents,
     candidates: &[C],

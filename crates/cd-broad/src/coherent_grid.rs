@@ -60,7 +60,9 @@ enum Place<const D: usize> {
 ///   intersection), so a frame costs O(n) stores, O(m) cell lookups for m moved boxes and
 ///   O(k) for the k candidates, which are confirmed on the exact boxes.
 /// * Cells are cubes as large as the fat boxes of the first frame (all but the largest 1/64 of
-///   them, so a box covers at most 2^D cells and a few huge ones do not make every cell huge).
+///   them, so a box covers at most 2^D cells and a few huge ones do not make every cell huge),
+///   except along an axis those boxes span less than two edges of: there the cells are one
+///   layer, centred on them (boxes resting on a floor are one layer of cells, not two).
 ///   Over the region the boxes then span (grown by half) the cells are an array; outside it
 ///   they are hashed by integer coordinates, so the world is unbounded and nothing is lost
 ///   outside any bounds. A box covering more than 64 cells (one that grew a lot, or is huge)
@@ -134,7 +136,8 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
         }
     }
 
-    /// The cell edge length (zero before the first frame with boxes).
+    /// The cell edge length (zero before the first frame with boxes); along an axis the boxes
+    /// were flat on at the layout the cells are one longer layer.
     pub fn cell_size(&self) -> T {
         self.cell
     }
