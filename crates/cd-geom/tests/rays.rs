@@ -335,6 +335,13 @@ fn ray_polygon_and_plane() {
     let tilted = Plane::new(v3(0.0, 1.0, -2e-320), 0.0).unwrap();
     assert!(tilted.normal().z != 0.0, "the subnormal survives normalization");
     assert!(ray_plane(&ray(p3(8.7, -1e6, 0.1), v3(0.0, 0.0, -3.5)), &tilted).is_none());
+    // Fuzz finding 45: a direction of (0, 10⁻³⁰⁰, 10⁹) meets the plane y = 155 at a finite
+    // t = 1.6·10³⁰² whose point has z = ∞: met beyond every representable point, a miss. The
+    // same plane along a unit direction is an ordinary hit.
+    let wall = Plane::new(v3(0.0, 1.0, 0.0), -155.0).unwrap();
+    assert!(ray_plane(&ray(p3(-8.2, -8.2, -8.2), v3(0.0, 1e-300, 1e9)), &wall).is_none());
+    let h = ray_plane(&ray(p3(-8.2, -8.2, -8.2), v3(0.0, 1.0, 0.0)), &wall).unwrap();
+    assert!(close(h.t, 163.2));
 }
 
 #[test]

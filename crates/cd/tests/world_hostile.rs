@@ -58,3 +58,32 @@ fn regression_ray_along_a_half_space_turned_by_subnormal_angles() {
         assert!(hit.t.is_finite() && hit.point.iter().all(|x| x.is_finite()), "{hit:?}");
     }
 }
+
+/// Fuzz finding 45 (FUZZING.md): a fixed half-space and a ray whose direction is (0, 10⁻³⁰⁰,
+/// 10⁹): the plane is reached at a finite t = 1.6·10³⁰², but the point there has z = ∞.
+/// `cast_ray_all` reported that hit; a plane met only beyond every representable point is a
+/// miss.
+#[test]
+fn regression_ray_meeting_a_half_space_beyond_every_representable_point() {
+    use cd::prelude::*;
+    use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+    let mut world = World::<f64>::default();
+    let q = Quaternion::new(-0.6674361937157108, 0.0, -0.0, -0.7446669908880641);
+    let pose = Isometry3::from_parts(
+        Translation3::new(7.91015625, 7.90191650390625, 7.9052734375),
+        UnitQuaternion::from_quaternion(q),
+    );
+    world.add(BodyDesc::fixed(ColliderShape::HalfSpace).with_pose(pose)).unwrap();
+    let ray = cd::geom::Ray::new(
+        Point3::new(-8.2354736328125, -8.2354736328125, -8.2159423828125),
+        Vector3::new(0.0, 1e-300, 1e9),
+    )
+    .unwrap();
+    let hits = world.cast_ray_all(&ray, &CollisionGroups::default());
+    for hit in &hits {
+        assert!(hit.t.is_finite() && hit.point.iter().all(|x| x.is_finite()), "{hit:?}");
+    }
+    // The same half-space along a unit direction is hit.
+    let unit = cd::geom::Ray::new(*ray.origin(), Vector3::new(0.0, 1.0, 0.0)).unwrap();
+    assert_eq!(world.cast_ray_all(&unit, &CollisionGroups::default()).len(), 1);
+}
