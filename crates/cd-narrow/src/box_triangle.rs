@@ -8,8 +8,12 @@ use cd_geom::{
     closest_points_between_segments, edge_normal, Contact, ContactStatus, Obb, Point, Real, Triangle, Vector,
 };
 
-use crate::manifold::{Manifold, ManifoldPoint};
-use crate::sat_polyhedron::clip_by_plane;
+use crate::clip::ClipPolygon;
+use crate::manifold::{Candidates, Manifold, ManifoldPoint};
+
+/// A clipped triangle or box face: three or four vertices and at most one more per side plane
+/// (four box sides or three triangle sides), with room to spare for rounding.
+type Polygon<T> = ClipPolygon<T, 12>;
 
 /// Which axis gave the minimum translation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,20 +100,19 @@ pub fn box_triangle_manifold<T: Real>(
         return Some(sep);
     }
     out.normal = bx.axes() * n;
-    let mut local: Vec<ManifoldPoint<T, 3>> = Vec::with_capacity(8);
+    let mut local = Candidates::<T, 12>::new();
     match axis {
         Axis::BoxFace(k) => {
             // Reference: the box face along n; clip the triangle to the face's extent.
-            let mut poly: Vec<(Point<T, 3>, u32)> =
-                v.iter().enumerate().map(|(i, p)| (*p, i as u32)).collect();
+            let mut poly = Polygon::from_points(v, 0);
             for (plane, m) in [(k + 1) % 3, (k + 2) % 3].into_iter().enumerate() {
                 for (s, sign) in [T::one(), -T::one()].into_iter().enumerate() {
                     let side = Vector::ith(m, sign);
-                    poly = clip_by_plane(&poly, &side, h[m], (plane * 2 + s) as u32);
+                    poly.clip(&side, h[m], (plane * 2 + s) as u32);
                 }
             }
             // The box face along n is the plane n·x = h_k.
-            for (p, id) in poly {
+            for &(p, id) in poly.as_slice() {
                 let z = n.dot(&p.coords) - h[k];
                 if z <= prediction {
                     local.push(ManifoldPoint { point_a: p - n * z, point_b: p, distance: z, id });
@@ -124,11 +127,8 @@ pub fn box_triangle_manifold<T: Real>(
             let (m1, m2) = ((k + 1) % 3, (k + 2) % 3);
             let c = Vector::ith(k, s * h[k]);
             let (e1, e2) = (Vector::ith(m1, h[m1]), Vector::ith(m2, h[m2]));
-            let mut poly: Vec<(Point<T, 3>, u32)> = [c + e1 + e2, c - e1 + e2, c - e1 - e2, c + e1 - e2]
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (Point::from(*p), 8 + i as u32))
-                .collect();
+            let corners = [c + e1 + e2, c - e1 + e2, c - e1 - e2, c + e1 - e2];
+            let mut poly = Polygon::from_points(corners.map(Point::from), 8);
             let centre = (v[0].coords + v[1].coords + v[2].coords) / T::lit(3.0);
             for j in 0..3 {
                 let (p, q) = (v[j], v[(j + 1) % 3]);
@@ -136,10 +136,10 @@ pub fn box_triangle_manifold<T: Real>(
                 if side.dot(&(p.coords - centre)) < T::zero() {
                     side = -side;
                 }
-                poly = clip_by_plane(&poly, &side, side.dot(&p.coords), j as u32);
+                poly.clip(&side, side.dot(&p.coords), j as u32);
             }
             let plane = n.dot(&v[0].coords);
-            for (p, id) in poly {
+            for &(p, id) in poly.as_slice() {
                 // Depth of the box point below the triangle's plane, along n (box → triangle).
                 let z = plane - n.dot(&p.coords);
                 if z <= prediction {
@@ -176,11 +176,11 @@ pub fn box_triangle_manifold<T: Real>(
         }
     }
     // Back to world space in place (no second buffer).
-    for p in &mut local {
+    for p in local.as_mut_slice() {
         p.point_a = bx.to_world(&p.point_a);
         p.point_b = bx.to_world(&p.point_b);
     }
-    out.reduce(&local);
+    out.reduce(local.as_slice());
     Some(sep)
 }
 

@@ -30,17 +30,17 @@ use cd_geom::{
 };
 use nalgebra::Isometry3;
 
+use crate::clip::{evenly_spread, ClipPolygon, FACE_CLIP_CAPACITY, MAX_FACE_POINTS};
 use crate::dispatch::Shape;
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::sat_polyhedron::outward_side;
 use cd_geom::unit_perpendicular;
 
 /// Most vertices a support feature keeps (cylinder and cone caps are octagons).
-pub(crate) const MAX_FEATURE_POINTS: usize = 16;
+const MAX_FEATURE_POINTS: usize = MAX_FACE_POINTS;
 
-/// Room for a feature clipped by up to [`MAX_FEATURE_POINTS`] side planes (each adds at most
-/// one vertex).
-const CLIP_CAPACITY: usize = 2 * MAX_FEATURE_POINTS + 2;
+/// Room for a feature clipped by up to [`MAX_FEATURE_POINTS`] side planes.
+const CLIP_CAPACITY: usize = FACE_CLIP_CAPACITY;
 
 /// Vertices of the polygon standing in for a round cap.
 const CAP_POINTS: usize = 8;
@@ -98,10 +98,9 @@ impl<T: Real> Feature<T> {
     /// A face from its vertices in order (an evenly spread subset when there are too many).
     fn face(vertices: impl ExactSizeIterator<Item = Point<T, 3>>, normal: Vector<T, 3>, id: u32) -> Self {
         let mut f = Self::empty(id);
-        let n = vertices.len();
-        let step = n.div_ceil(MAX_FEATURE_POINTS).max(1);
+        let mut kept = evenly_spread(vertices.len(), MAX_FEATURE_POINTS).peekable();
         for (k, p) in vertices.enumerate() {
-            if k % step == 0 && f.len < MAX_FEATURE_POINTS {
+            if kept.next_if_eq(&k).is_some() {
                 f.points[f.len] = p;
                 f.len += 1;
             }
@@ -419,69 +418,25 @@ fn clip_against_face<T: Real>(
         Some(offset) => offset,
         None => nr.dot(&reference.points[0].coords),
     };
-    let mut poly = [(Point::origin(), 0u32); CLIP_CAPACITY];
-    let mut len = inc.len;
-    for (k, p) in inc.points().iter().enumerate() {
-        poly[k] = (*p, k as u32);
-    }
+    let mut poly = ClipPolygon::<T, CLIP_CAPACITY>::from_points(inc.points().iter().copied(), 0);
     if reference.unbounded.is_none() {
         let rp = reference.points();
         let centre = rp.iter().fold(Vector::zeros(), |s, p| s + p.coords) / T::lit(rp.len() as f64);
         for e in 0..rp.len() {
             let (p, q) = (rp[e], rp[(e + 1) % rp.len()]);
             let side = outward_side(&p, &q, &nr, &centre);
-            len = clip(&mut poly, len, &side, side.dot(&p.coords), e as u32);
-            if len == 0 {
+            poly.clip(&side, side.dot(&p.coords), e as u32);
+            if poly.is_empty() {
                 return None;
             }
         }
     }
-    for (k, &(x, id)) in poly[..len].iter().enumerate() {
+    let len = poly.len();
+    for (k, &(x, id)) in poly.as_slice().iter().enumerate() {
         let z = nr.dot(&x.coords) - offset;
         out[k] = (x - n * (z / along), x, id);
     }
     Some(len)
-}
-
-/// One clipping pass over `poly[..len]` keeping `side·p ≤ offset`, in place: a segment (two
-/// points) keeps the part inside, a polygon gets one Sutherland–Hodgman pass. New vertices get
-/// ids above 64 naming the clipped edge and the plane. Returns the new length.
-fn clip<T: Real>(
-    poly: &mut [(Point<T, 3>, u32); CLIP_CAPACITY],
-    len: usize,
-    side: &Vector<T, 3>,
-    offset: T,
-    plane: u32,
-) -> usize {
-    let distance = |p: &Point<T, 3>| side.dot(&p.coords) - offset;
-    if len == 2 {
-        let (dp, dq) = (distance(&poly[0].0), distance(&poly[1].0));
-        return match (dp <= T::zero(), dq <= T::zero()) {
-            (true, true) => 2,
-            (false, false) => 0,
-            (p_inside, _) => {
-                let (p, q) = (poly[0].0, poly[1].0);
-                poly[usize::from(p_inside)] = (p + (q - p) * (dp / (dp - dq)), 64 + (plane & 15));
-                2
-            }
-        };
-    }
-    let input = *poly;
-    let mut k_out = 0;
-    for k in 0..len {
-        let (p, ip) = input[k];
-        let (q, iq) = input[(k + 1) % len];
-        let (dp, dq) = (distance(&p), distance(&q));
-        if dp <= T::zero() && k_out < CLIP_CAPACITY {
-            poly[k_out] = (p, ip);
-            k_out += 1;
-        }
-        if (dp <= T::zero()) != (dq <= T::zero()) && k_out < CLIP_CAPACITY {
-            poly[k_out] = (p + (q - p) * (dp / (dp - dq)), 64 + ((ip.min(iq) & 31) << 4) + (plane & 15));
-            k_out += 1;
-        }
-    }
-    k_out
 }
 
 /// Two edges parallel within the tolerance: B's edge trimmed to the span of A's, each end

@@ -52,6 +52,7 @@ pub use cd_geom::{Contact, ContactStatus};
 
 pub mod box_box;
 pub mod box_triangle;
+mod clip;
 pub mod convex;
 pub mod dispatch;
 pub mod dispatch2;

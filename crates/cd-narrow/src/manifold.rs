@@ -24,6 +24,47 @@ pub struct ManifoldPoint<T: Real, const D: usize> {
     pub id: u32,
 }
 
+impl<T: Real, const D: usize> ManifoldPoint<T, D> {
+    /// A placeholder for filling arrays (both points at the origin, id 0).
+    pub(crate) fn placeholder() -> Self {
+        Self { point_a: Point::origin(), point_b: Point::origin(), distance: T::zero(), id: 0 }
+    }
+}
+
+/// The candidate points of a manifold before [`Manifold::reduce`], in a fixed-capacity array
+/// (the clipping routines fill it for every touching pair; a heap vector there was an
+/// allocation per pair). Points past the capacity are dropped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidates<T: Real, const N: usize> {
+    points: [ManifoldPoint<T, 3>; N],
+    len: usize,
+}
+
+impl<T: Real, const N: usize> Candidates<T, N> {
+    /// No candidates.
+    pub(crate) fn new() -> Self {
+        Self { points: [ManifoldPoint::placeholder(); N], len: 0 }
+    }
+
+    /// Adds a candidate; one past the capacity is dropped.
+    pub(crate) fn push(&mut self, p: ManifoldPoint<T, 3>) {
+        if self.len < N {
+            self.points[self.len] = p;
+            self.len += 1;
+        }
+    }
+
+    /// The candidates.
+    pub(crate) fn as_slice(&self) -> &[ManifoldPoint<T, 3>] {
+        &self.points[..self.len]
+    }
+
+    /// The candidates, to move in place.
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [ManifoldPoint<T, 3>] {
+        &mut self.points[..self.len]
+    }
+}
+
 /// Up to [`MAX_MANIFOLD_POINTS`] contact points with one normal from A to B.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Manifold<T: Real, const D: usize> {
@@ -35,9 +76,7 @@ pub struct Manifold<T: Real, const D: usize> {
 
 impl<T: Real, const D: usize> Default for Manifold<T, D> {
     fn default() -> Self {
-        let zero =
-            ManifoldPoint { point_a: Point::origin(), point_b: Point::origin(), distance: T::zero(), id: 0 };
-        Self { normal: Vector::zeros(), points: [zero; MAX_MANIFOLD_POINTS], len: 0 }
+        Self { normal: Vector::zeros(), points: [ManifoldPoint::placeholder(); MAX_MANIFOLD_POINTS], len: 0 }
     }
 }
 

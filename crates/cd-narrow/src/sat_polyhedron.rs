@@ -14,12 +14,15 @@
 //!
 //! Contact points: the face of the other hull most anti-parallel to the normal is clipped
 //! against the side planes of the reference face (Sutherland–Hodgman), as for boxes; an edge
-//! pair gives the closest points of the two edges.
+//! pair gives the closest points of the two edges. The clipping allocates nothing: a face with
+//! more than 16 vertices stands in by an evenly spread subset of them (a polygon inside the
+//! face, so no point is invented), as the support-feature manifolds do.
 
 use cd_geom::{closest_points_between_segments, ConvexPolyhedron, Point, Real, Vector};
 use nalgebra::Isometry3;
 
-use crate::manifold::{Manifold, ManifoldPoint};
+use crate::clip::{evenly_spread, ClipPolygon, FACE_CLIP_CAPACITY, MAX_FACE_POINTS};
+use crate::manifold::{Candidates, Manifold, ManifoldPoint};
 
 /// A hull placed in the world: the hull in its local frame and its pose.
 #[derive(Clone, Copy, Debug)]
@@ -257,7 +260,8 @@ pub fn hull_hull_manifold_along<T: Real>(
 }
 
 /// Clips the face of `inc` most anti-parallel to `n` (world, from `reference` to `inc`) against
-/// the side planes of `reference`'s face `f`. `flip`: the reference hull is B.
+/// the side planes of `reference`'s face `f`. `flip`: the reference hull is B. Either face
+/// keeps at most [`MAX_FACE_POINTS`] evenly spread vertices.
 fn clip<T: Real>(
     reference: &PlacedHull<'_, T>,
     inc: &PlacedHull<'_, T>,
@@ -268,12 +272,14 @@ fn clip<T: Real>(
     out: &mut Manifold<T, 3>,
 ) {
     let rf = &reference.hull.faces()[f];
-    let ref_pts: Vec<Point<T, 3>> = reference
-        .hull
-        .face_vertices(rf)
-        .iter()
-        .map(|&v| reference.pose * reference.hull.vertices()[v as usize])
-        .collect();
+    let ref_ids = reference.hull.face_vertices(rf);
+    let mut ref_pts = [Point::origin(); MAX_FACE_POINTS];
+    let mut ref_len = 0;
+    for k in evenly_spread(ref_ids.len(), MAX_FACE_POINTS) {
+        ref_pts[ref_len] = reference.pose * reference.hull.vertices()[ref_ids[k] as usize];
+        ref_len += 1;
+    }
+    let ref_pts = &ref_pts[..ref_len];
     let ref_normal = reference.pose.rotation * rf.plane.normal();
     // Incident face: outward normal most opposed to n.
     let (g, _) = inc.hull.faces().iter().enumerate().fold((0, T::infinity()), |(bi, bd), (k, face)| {
@@ -285,39 +291,33 @@ fn clip<T: Real>(
         }
     });
     let ig = &inc.hull.faces()[g];
-    let mut poly: Vec<(Point<T, 3>, u32)> = inc
-        .hull
-        .face_vertices(ig)
-        .iter()
-        .enumerate()
-        .map(|(k, &v)| (inc.pose * inc.hull.vertices()[v as usize], k as u32))
-        .collect();
+    let inc_ids = inc.hull.face_vertices(ig);
+    let mut poly = ClipPolygon::<T, FACE_CLIP_CAPACITY>::new();
+    for k in evenly_spread(inc_ids.len(), MAX_FACE_POINTS) {
+        poly.push((inc.pose * inc.hull.vertices()[inc_ids[k] as usize], k as u32));
+    }
     let centre = ref_pts.iter().fold(Vector::zeros(), |s, p| s + p.coords) / T::lit(ref_pts.len() as f64);
     for e in 0..ref_pts.len() {
         let (p, q) = (ref_pts[e], ref_pts[(e + 1) % ref_pts.len()]);
         let side = outward_side(&p, &q, &ref_normal, &centre);
-        let offset = side.dot(&p.coords);
-        poly = clip_by_plane(&poly, &side, offset, e as u32);
+        poly.clip(&side, side.dot(&p.coords), e as u32);
         if poly.is_empty() {
             return;
         }
     }
     let plane_d = ref_normal.dot(&ref_pts[0].coords);
     let base = (u32::from(flip) << 30) | ((f as u32 & 0x3ff) << 20) | ((g as u32 & 0x3ff) << 10);
-    let candidates: Vec<ManifoldPoint<T, 3>> = poly
-        .iter()
-        .filter_map(|&(p, id)| {
-            // Height above the reference face: the point's signed distance along the normal.
-            let z = ref_normal.dot(&p.coords) - plane_d;
-            if z > prediction {
-                return None;
-            }
+    let mut candidates = Candidates::<T, FACE_CLIP_CAPACITY>::new();
+    for &(p, id) in poly.as_slice() {
+        // Height above the reference face: the point's signed distance along the normal.
+        let z = ref_normal.dot(&p.coords) - plane_d;
+        if z <= prediction {
             let on_ref = p - ref_normal * z;
             let (point_a, point_b) = if flip { (p, on_ref) } else { (on_ref, p) };
-            Some(ManifoldPoint { point_a, point_b, distance: z, id: base | (id & 0x3ff) })
-        })
-        .collect();
-    out.reduce(&candidates);
+            candidates.push(ManifoldPoint { point_a, point_b, distance: z, id: base | (id & 0x3ff) });
+        }
+    }
+    out.reduce(candidates.as_slice());
 }
 
 /// The normal of the side plane through the face edge `p q` (the face's normal `n`, its
@@ -334,28 +334,4 @@ pub(crate) fn outward_side<T: Real>(
     } else {
         side
     }
-}
-
-/// One Sutherland–Hodgman pass keeping `side·p ≤ offset`; new vertices get ids above 64 that
-/// name the clipped edge and the plane.
-pub(crate) fn clip_by_plane<T: Real>(
-    poly: &[(Point<T, 3>, u32)],
-    side: &Vector<T, 3>,
-    offset: T,
-    plane: u32,
-) -> Vec<(Point<T, 3>, u32)> {
-    let mut out = Vec::with_capacity(poly.len() + 1);
-    for k in 0..poly.len() {
-        let (p, ip) = poly[k];
-        let (q, iq) = poly[(k + 1) % poly.len()];
-        let (dp, dq) = (side.dot(&p.coords) - offset, side.dot(&q.coords) - offset);
-        if dp <= T::zero() {
-            out.push((p, ip));
-        }
-        if (dp <= T::zero()) != (dq <= T::zero()) {
-            let t = dp / (dp - dq);
-            out.push((p + (q - p) * t, 64 + ((ip.min(iq) & 31) << 4) + (plane & 15)));
-        }
-    }
-    out
 }

@@ -130,3 +130,54 @@ fn edge_table_and_pruning() {
         assert!((p.distance + 0.05).abs() < 1e-12 && (p.point_b.x.abs() - 1.0).abs() < 1e-12, "{p:?}");
     }
 }
+
+/// A prism over a regular `n`-gon of radius `r` in the xy plane, `z` from −h to h.
+fn prism(n: usize, r: f64, h: f64) -> ConvexPolyhedron<f64> {
+    let ring = |z: f64| {
+        (0..n).map(move |k| {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            P3::new(r * a.cos(), r * a.sin(), z)
+        })
+    };
+    let vertices: Vec<P3> = ring(-h).chain(ring(h)).collect();
+    let mut faces = vec![(0..n).rev().collect::<Vec<_>>(), (n..2 * n).collect()];
+    faces.extend((0..n).map(|k| vec![k, (k + 1) % n, n + (k + 1) % n, n + k]));
+    ConvexPolyhedron::from_faces(vertices, &faces).unwrap()
+}
+
+#[test]
+fn many_sided_faces_clip_to_a_wide_manifold_inside_both() {
+    // 40-gon caps (more than the 16 vertices a clipped face keeps) resting on each other,
+    // offset and turned about the axis: the manifold must lie on both caps and still span most
+    // of their overlap.
+    let disc = prism(40, 1.0, 0.5);
+    let ident = Isometry3::identity();
+    for (dx, turn) in [(0.0, 0.0), (0.3, 0.05), (0.8, 0.4), (1.5, 1.0)] {
+        let top = Isometry3::from_parts(
+            Translation3::new(dx, 0.0, 0.98),
+            UnitQuaternion::from_euler_angles(0.0, 0.0, turn),
+        );
+        let a = PlacedHull { hull: &disc, pose: &ident };
+        let b = PlacedHull { hull: &disc, pose: &top };
+        let mut m = Manifold::default();
+        let sep = hull_hull_manifold(&a, &b, 0.0, &mut HullSatCache::default(), &mut m);
+        assert!((sep + 0.02).abs() < 1e-9, "{sep}");
+        assert_eq!(m.len(), 4, "{m:?}");
+        let on_cap = |p: &P3, pose: &Isometry3<f64>| {
+            let l = pose.inverse_transform_point(p);
+            disc.faces().iter().all(|f| f.plane.signed_distance(&l) <= 1e-9)
+        };
+        for p in m.points() {
+            assert!(on_cap(&p.point_a, &ident) && on_cap(&p.point_b, &top), "{p:?}");
+            assert!((p.distance + 0.02).abs() < 1e-9, "{p:?}");
+        }
+        // The span: the two unit discs' lens overlap is at least 2(1 − dx/2) wide along x;
+        // the four points reach across most of it.
+        let xs = m.points().iter().map(|p| p.point_a.x);
+        let ys = m.points().iter().map(|p| p.point_a.y);
+        let width = xs.clone().fold(f64::MIN, f64::max) - xs.fold(f64::MAX, f64::min);
+        let height = ys.clone().fold(f64::MIN, f64::max) - ys.fold(f64::MAX, f64::min);
+        let lens_half_height = (1.0 - (dx / 2.0) * (dx / 2.0)).sqrt();
+        assert!(width > 0.8 * (2.0 - dx) && height > 0.8 * 2.0 * lens_half_height, "{dx}: {width} {height}");
+    }
+}
