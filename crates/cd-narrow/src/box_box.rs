@@ -24,6 +24,7 @@ use cd_geom::{
     SupportMap, Vector,
 };
 
+use crate::convex::{convex_contact, ConvexConfig};
 #[cfg(test)]
 use crate::gjk::gjk_distance;
 use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig};
@@ -44,6 +45,10 @@ struct Clipped<T> {
 /// Returns the SAT result's separation (≤ `prediction` when points were produced). The axis
 /// comes from [`obb_obb_sat_face_preferring`]: nearly parallel boxes keep a face contact with
 /// up to four points and stable ids rather than a single edge point.
+///
+/// For a pair apart (a positive separation, within `prediction`) the points are pairs along
+/// SAT's axis, which only bounds the gap from below: they can miss the closest pair, or be
+/// none. [`manifold`](fn@crate::manifold) joins the exact contact to them then.
 pub fn box_box_manifold<T: Real>(
     a: &Obb<T, 3>,
     b: &Obb<T, 3>,
@@ -92,17 +97,20 @@ pub fn box_box_contact<T: Real>(
     }
     let mut m = Manifold::new(sat.normal);
     clip_feature(a, b, &sat, sat.separation.max(T::zero()), &mut m);
-    let mut c = m.deepest_contact(ContactStatus::Converged).unwrap_or_else(|| {
-        // Clipping a grazing contact can leave no point: the supports along the normal touch.
-        let (point_a, point_b) = (a.support(&sat.normal), b.support(&-sat.normal));
-        Contact {
-            point_a,
-            point_b,
-            normal: sat.normal,
-            distance: sat.separation,
-            status: ContactStatus::Converged,
-        }
-    });
+    let Some(mut c) = m.deepest_contact(ContactStatus::Converged) else {
+        // Clipping a grazing contact, or a flat box's, can leave no point. The supports along
+        // the normal are no witness pair then (a flat box's support is a corner, which was
+        // 5.6 away from the touching point at distance 0): GJK and EPA give the contact with
+        // points that agree with it.
+        return Some(convex_contact(
+            a,
+            T::zero(),
+            b,
+            T::zero(),
+            &ConvexConfig::default(),
+            &mut GjkCache::default(),
+        ));
+    };
     // The depth is SAT's (exact); the clipped points agree with it to rounding.
     c.distance = sat.separation;
     Some(c)

@@ -86,6 +86,10 @@ fn sat<T: Real>(h: &Vector<T, 3>, v: &[Point<T, 3>; 3], prediction: T) -> Option
 
 /// The box/triangle manifold (empty when farther apart than `prediction`); returns SAT's
 /// separation (positive = a lower bound on the gap), or `None` for a degenerate triangle.
+///
+/// For a pair apart (a positive separation, within `prediction`) the points are pairs along
+/// SAT's axis, which only bounds the gap from below: they can miss the closest pair, or be
+/// none. [`manifold`](fn@crate::manifold) joins the exact contact to them then.
 pub fn box_triangle_manifold<T: Real>(
     bx: &Obb<T, 3>,
     tri: &Triangle<T, 3>,

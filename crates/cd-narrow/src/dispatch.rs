@@ -25,7 +25,7 @@ use crate::box_box::{box_box_contact, box_box_manifold};
 use crate::box_triangle::{box_triangle_contact, box_triangle_manifold};
 use crate::convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
 use crate::gjk::{gjk_distance_within, GjkCache, Intersection};
-use crate::manifold::{Manifold, ManifoldPoint};
+use crate::manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 use crate::pairs::*;
 use crate::sat_obb::SatCache;
 use crate::sat_polyhedron::{hull_hull_manifold, hull_hull_manifold_along, HullSatCache, PlacedHull};
@@ -486,30 +486,41 @@ pub fn manifold<T: Real>(
     out.clear();
     check_poses(&a, &b)?;
     use Shape as S;
-    match (a, b) {
+    // The clipping routines' SAT separation (a lower bound on the gap); `None` for the others.
+    let clipped: Option<T> = match (a, b) {
         (S::Box(x), S::Box(y)) => {
             if prediction.partial_cmp(&T::zero()).is_none() {
                 return Err(NarrowError::InvalidPrediction);
             }
-            box_box_manifold(x, y, prediction, &mut cache.sat, out);
+            Some(box_box_manifold(x, y, prediction, &mut cache.sat, out))
         }
-        (S::Capsule(x), S::Capsule(y)) => capsule_capsule_manifold(x, y, prediction, out),
-        (S::Box(x), S::Triangle(y)) => {
-            box_triangle_manifold(x, y, prediction, out);
+        (S::Capsule(x), S::Capsule(y)) => {
+            capsule_capsule_manifold(x, y, prediction, out);
+            None
         }
-        (S::Box(x), S::Capsule(y)) => obb_capsule_manifold(x, y, prediction, out),
+        (S::Box(x), S::Triangle(y)) => box_triangle_manifold(x, y, prediction, out),
+        (S::Box(x), S::Capsule(y)) => {
+            obb_capsule_manifold(x, y, prediction, out);
+            None
+        }
         (S::Capsule(x), S::Box(y)) => {
             obb_capsule_manifold(y, x, prediction, out);
             *out = out.flipped();
+            None
         }
         (S::Triangle(x), S::Box(y)) => {
-            box_triangle_manifold(y, x, prediction, out);
+            let separation = box_triangle_manifold(y, x, prediction, out);
             *out = out.flipped();
+            separation
         }
-        (S::HalfSpace(h), S::Box(y)) => halfspace_obb_manifold(h, y, prediction, out),
+        (S::HalfSpace(h), S::Box(y)) => {
+            halfspace_obb_manifold(h, y, prediction, out);
+            None
+        }
         (S::Box(x), S::HalfSpace(h)) => {
             halfspace_obb_manifold(h, x, prediction, out);
             *out = out.flipped();
+            None
         }
         (S::Polyhedron(_) | S::Hull(..), S::Polyhedron(_) | S::Hull(..)) => {
             let identity = Isometry3::identity();
@@ -517,35 +528,73 @@ pub fn manifold<T: Real>(
                 return Ok(());
             };
             if small_hulls(&x, &y) {
-                hull_hull_manifold(&x, &y, prediction, &mut cache.hull, out);
-            } else if let Some(c) = contact(a, b, prediction, cache)? {
-                hull_hull_manifold_along(&x, &y, &c.normal, prediction, out);
-                if out.is_empty() {
-                    out.push(ManifoldPoint {
-                        point_a: c.point_a,
-                        point_b: c.point_b,
-                        distance: c.distance,
-                        id: 0,
-                    });
+                Some(hull_hull_manifold(&x, &y, prediction, &mut cache.hull, out))
+            } else {
+                if let Some(c) = contact(a, b, prediction, cache)? {
+                    hull_hull_manifold_along(&x, &y, &c.normal, prediction, out);
+                    if out.is_empty() {
+                        push_contact(&c, out);
+                    }
                 }
+                None
             }
         }
         _ => {
             if let Some(c) = contact(a, b, prediction, cache)? {
-                if crate::features::feature_manifold(&a, &b, &c, prediction, out) {
-                    return Ok(());
+                if !crate::features::feature_manifold(&a, &b, &c, prediction, out) {
+                    out.clear();
+                    push_contact(&c, out);
                 }
-                out.normal = c.normal;
-                out.push(ManifoldPoint {
-                    point_a: c.point_a,
-                    point_b: c.point_b,
-                    distance: c.distance,
-                    id: 0,
-                });
+            }
+            None
+        }
+    };
+    // A pair SAT puts apart but within the prediction: its axis only bounds the gap from below,
+    // and the clipped points need not hold the closest pair (a box meeting a triangle edge to
+    // edge, or hanging over its edge: every clipped point farther apart than the closest pair,
+    // or none kept at all). The exact contact (GJK's closest points) settles it. Overlapping
+    // pairs keep SAT's manifold as it is: its depth is exact.
+    if let Some(separation) = clipped {
+        if separation <= prediction && (separation > T::zero() || out.is_empty()) {
+            if let Some(c) = contact(a, b, prediction, cache)? {
+                join_exact(&c, out);
             }
         }
     }
     Ok(())
+}
+
+/// Joins the exact contact `c` to a clipped manifold: alone when the manifold is empty or its
+/// normal is not the contact's (the clipped points are then pairs along an axis that is not
+/// the closest direction), else as one more point when no clipped point is as close.
+fn join_exact<T: Real>(c: &Contact<T, 3>, out: &mut Manifold<T, 3>) {
+    // Within about 0.08°: GJK's normal is the face's to rounding when the closest pair is on it.
+    let aligned = out.normal.dot(&c.normal) >= T::one() - T::lit(1e-6);
+    if out.is_empty() || !aligned {
+        out.clear();
+        push_contact(c, out);
+        return;
+    }
+    let closest = out.points().iter().fold(T::infinity(), |m, p| m.min(p.distance));
+    if closest > c.distance + T::lit(1e3) * T::epsilon() * (T::one() + c.point_a.coords.amax()) {
+        // Along the manifold's normal, which is the contact's to a few ulps.
+        let exact = ManifoldPoint {
+            point_a: c.point_a,
+            point_b: c.point_a + out.normal * c.distance,
+            distance: c.distance,
+            id: u32::MAX,
+        };
+        let mut all = [exact; MAX_MANIFOLD_POINTS + 1];
+        all[..out.len()].copy_from_slice(out.points());
+        let n = out.len() + 1;
+        out.reduce(&all[..n]);
+    }
+}
+
+/// Makes `c` the manifold's single point (its normal the manifold's), in an empty manifold.
+fn push_contact<T: Real>(c: &Contact<T, 3>, out: &mut Manifold<T, 3>) {
+    out.normal = c.normal;
+    out.push(ManifoldPoint { point_a: c.point_a, point_b: c.point_b, distance: c.distance, id: 0 });
 }
 
 fn unsupported<T: Real>(a: Shape<'_, T>, b: Shape<'_, T>) -> NarrowError {

@@ -40,8 +40,10 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
-    let mut poly = match start_polygon(a, b, simplex, tol) {
+    // Grown by the start's support points: GJK's simplex can be the origin alone (see the 3D
+    // EPA's start).
+    let mut tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
+    let mut poly = match start_polygon(a, b, simplex, config.tolerance, &mut tol) {
         Ok(p) => p,
         Err(answer) => return answer,
     };
@@ -102,30 +104,40 @@ fn answer<T: Real, const D: usize>(
 }
 
 /// Grows GJK's simplex into a counter-clockwise polygon around the origin, or returns the
-/// touching answer when A − B is a point or a segment.
+/// touching answer when A − B is a point or a segment. `tol` (`tolerance` times the size of
+/// A − B) grows with every support point found here before it is compared with anything.
 fn start_polygon<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     simplex: &Simplex<T, D>,
-    tol: T,
+    tolerance: T,
+    tol: &mut T,
 ) -> Result<Vec<SimplexVertex<T, D>>, Penetration<T, D>>
 where
     T: Real,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    let support = |d: &Vector<T, D>, tol: &mut T| {
+        let w = support_along(a, b, d);
+        let scaled = scaled_tolerance(tolerance, w.w.norm_squared());
+        *tol = if scaled > *tol { scaled } else { *tol };
+        w
+    };
     let mut pts = Vec::with_capacity(D + 1);
-    distinct_vertices(simplex, tol * tol, &mut pts);
-    if pts.len() == 3 && orient(&pts[0].w, &pts[1].w, &pts[2].w).abs() <= tol * (pts[1].w - pts[0].w).norm() {
+    distinct_vertices(simplex, *tol * *tol, &mut pts);
+    if pts.len() == 3 && orient(&pts[0].w, &pts[1].w, &pts[2].w).abs() <= *tol * (pts[1].w - pts[0].w).norm()
+    {
         pts.truncate(2);
     }
     if pts.len() == 1 {
         let p0 = pts[0].w;
-        let found = (0..4).map(|k| {
+        let found = (0..4).find_map(|k| {
             let s = if k % 2 == 0 { T::one() } else { -T::one() };
-            support_along(a, b, &axis(k / 2, s))
+            let w = support(&axis(k / 2, s), tol);
+            ((w.w - p0).norm() > *tol).then_some(w)
         });
-        match found.into_iter().find(|w| (w.w - p0).norm() > tol) {
+        match found {
             Some(w) => pts.push(w),
             None => return Err(touching(pts[0], axis(0, T::one()), ContactStatus::Degenerate, 0)),
         }
@@ -134,10 +146,11 @@ where
         // Both sides of the segment: a quadrilateral (or triangle) around it.
         let (p, q) = (pts[0], pts[1]);
         let n = edge_normal(&p.w, &q.w).unwrap_or_else(|| axis(1, T::one()));
-        let right = support_along(a, b, &n);
-        let left = support_along(a, b, &-n);
+        let right = support(&n, tol);
+        let left = support(&-n, tol);
         let hr = n.dot(&(right.w - p.w));
         let hl = n.dot(&(p.w - left.w));
+        let tol = *tol;
         if hr <= tol && hl <= tol {
             let (pa, pb) = simplex.witnesses();
             return Err(Penetration {

@@ -369,9 +369,12 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
+    // Relative to the size of A − B, as far as the start's points show it: GJK's simplex alone
+    // can be a single point at the origin (shapes touching at a vertex), which made the
+    // tolerance 10⁻⁴¹ and a flat A − B (two segments) look solid to rounding.
+    let mut tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
     let Scratch { start, poly, horizon, stack } = scratch;
-    if let Err(answer) = start_polytope(a, b, simplex, tol, start, poly) {
+    if let Err(answer) = start_polytope(a, b, simplex, config.tolerance, &mut tol, start, poly) {
         return answer;
     }
     // Visibility threshold: far below the convergence tolerance, so the closest face is
@@ -403,12 +406,14 @@ where
 
 /// Grows GJK's simplex into a tetrahedron or a bipyramid around the origin in `poly` (empty on
 /// entry; `pts` is room for the simplex's distinct vertices), or returns the touching answer
-/// when A − B is flat around it.
+/// when A − B is flat around it. `tol` (the absolute tolerance, `tolerance` times the size of
+/// A − B) grows with every support point found here before it is compared with anything.
 fn start_polytope<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     simplex: &Simplex<T, D>,
-    tol: T,
+    tolerance: T,
+    tol: &mut T,
     pts: &mut Vec<SimplexVertex<T, D>>,
     poly: &mut Polytope<T, D>,
 ) -> Result<(), Penetration<T, D>>
@@ -417,7 +422,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    distinct_vertices(simplex, tol * tol, pts);
+    let support = |d: &Vector<T, D>, tol: &mut T| {
+        let w = support_along(a, b, d);
+        let scaled = scaled_tolerance(tolerance, w.w.norm_squared());
+        *tol = if scaled > *tol { scaled } else { *tol };
+        w
+    };
+    distinct_vertices(simplex, *tol * *tol, pts);
     let flat = |n: Vector<T, D>| {
         let (pa, pb) = simplex.witnesses();
         let unit = n.try_normalize(T::zero()).unwrap_or_else(|| axis(0, T::one()));
@@ -430,14 +441,15 @@ where
             iterations: 0,
         })
     };
-    drop_flat_vertices(pts, tol);
+    drop_flat_vertices(pts, *tol);
     if pts.len() == 1 {
         let p0 = pts[0].w;
-        let found = (0..6).map(|k| {
+        let found = (0..6).find_map(|k| {
             let s = if k % 2 == 0 { T::one() } else { -T::one() };
-            support_along(a, b, &axis(k / 2, s))
+            let w = support(&axis(k / 2, s), tol);
+            ((w.w - p0).norm() > *tol).then_some(w)
         });
-        match found.into_iter().find(|w| (w.w - p0).norm() > tol) {
+        match found {
             Some(w) => pts.push(w),
             None => return Err(touching(pts[0], axis(0, T::one()), ContactStatus::Degenerate, 0)),
         }
@@ -447,9 +459,11 @@ where
         let u = orthogonal(&d);
         let v = cross(&d, &u);
         let dn = d.norm();
-        let off_line = |w: &SimplexVertex<T, D>| cross(&(w.w - pts[0].w), &d).norm() > tol * dn;
-        let dirs = [u, -u, v, -v];
-        match dirs.iter().map(|dir| support_along(a, b, dir)).find(off_line) {
+        let found = [u, -u, v, -v].iter().find_map(|dir| {
+            let w = support(dir, tol);
+            (cross(&(w.w - pts[0].w), &d).norm() > *tol * dn).then_some(w)
+        });
+        match found {
             Some(w) => pts.push(w),
             None => return flat(u),
         }
@@ -457,22 +471,22 @@ where
     if pts.len() == 3 {
         let n = cross(&(pts[1].w - pts[0].w), &(pts[2].w - pts[0].w));
         let n = n.try_normalize(T::zero()).unwrap_or_else(|| axis(0, T::one()));
-        let up = support_along(a, b, &n);
-        let down = support_along(a, b, &-n);
+        let up = support(&n, tol);
+        let down = support(&-n, tol);
         let hu = n.dot(&(up.w - pts[0].w));
         let hd = n.dot(&(pts[0].w - down.w));
-        if hu <= tol && hd <= tol {
+        if hu <= *tol && hd <= *tol {
             return flat(n);
         }
         poly.verts.extend_from_slice(pts);
         // The apexes above and below the triangle that stand off it (one or both).
         let (mut apexes, mut count) = ([(0u32, false); 2], 0);
-        if hu > tol {
+        if hu > *tol {
             poly.verts.push(up);
             apexes[count] = (poly.verts.len() as u32 - 1, true);
             count += 1;
         }
-        if hd > tol {
+        if hd > *tol {
             poly.verts.push(down);
             apexes[count] = (poly.verts.len() as u32 - 1, false);
             count += 1;

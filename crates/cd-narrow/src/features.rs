@@ -226,9 +226,11 @@ fn cap<T: Real>(
     })
 }
 
-/// The unit part of `d` perpendicular to the unit `u`, if any.
+/// The unit part of `d` perpendicular to the unit `u`, if it is more than rounding: for `d`
+/// along `u` the difference is rounding noise, pointing anywhere (not even perpendicular to
+/// `u`), and a rim point taken along it is no support point at all.
 fn radial<T: Real>(d: &Vector<T, 3>, u: &Vector<T, 3>) -> Option<Vector<T, 3>> {
-    (d - u * d.dot(u)).try_normalize(T::default_epsilon())
+    (d - u * d.dot(u)).try_normalize(T::epsilon().sqrt() * d.norm())
 }
 
 fn cylinder_feature<T: Real>(c: &Cylinder<T>, d: &Vector<T, 3>) -> Feature<T> {
@@ -248,8 +250,13 @@ fn cylinder_feature<T: Real>(c: &Cylinder<T>, d: &Vector<T, 3>) -> Feature<T> {
 
 fn cone_feature<T: Real>(c: &Cone<T>, d: &Vector<T, 3>) -> Feature<T> {
     let u = c.axis();
-    if d.dot(&u) >= face_cos::<T>() * d.norm() {
+    let along = d.dot(&u);
+    if along >= face_cos::<T>() * d.norm() {
         return Feature::face(cap(*c.base(), &u, c.radius()), u, 1);
+    }
+    if along <= -face_cos::<T>() * d.norm() {
+        // Towards the apex: no slant edge is across `d` (the nearest are a half-angle away).
+        return Feature::vertex(*c.apex(), 3);
     }
     if let Some(r) = radial(d, &u) {
         let rim = c.base() + r * c.radius();
@@ -344,7 +351,7 @@ pub(crate) fn feature_manifold<T: Real>(
     } else if fb.len >= 3 && fa.len >= 2 {
         on_b_face(&mut pairs)
     } else if fa.len == 2 && fb.len == 2 {
-        parallel_edges(&fa, &fb, &mut pairs)
+        parallel_edges(&fa, &fb, &n, &mut pairs)
     } else {
         None
     };
@@ -440,10 +447,12 @@ fn clip_against_face<T: Real>(
 }
 
 /// Two edges parallel within the tolerance: B's edge trimmed to the span of A's, each end
-/// paired with the closest point of A's line. `None` for crossing edges or no overlap.
+/// paired with the closest point of A's line. `None` for crossing edges, no overlap, or edges
+/// that do not face each other along `n`.
 fn parallel_edges<T: Real>(
     fa: &Feature<T>,
     fb: &Feature<T>,
+    n: &Vector<T, 3>,
     out: &mut [CorePoints<T>; CLIP_CAPACITY],
 ) -> Option<usize> {
     let (a0, a1) = (fa.points[0], fa.points[1]);
@@ -463,8 +472,24 @@ fn parallel_edges<T: Real>(
     }
     // Points of B's edge at A-parameters lo and hi.
     let on_b = |s: T| b0 + eb * ((s - t0) / (t1 - t0));
+    // Each pair must be apart along n, up to the features' angular tolerance over the span:
+    // two support edges can be parallel without touching (a triangle nearly face-on to n has
+    // more than one edge across n, and its first may lie a whole side away from the contact,
+    // on the far side of the other shape's edge), and the gap along n alone would then report
+    // two points on nothing.
+    let span = ea.norm() * (hi - lo);
     for (k, s) in [lo, hi].into_iter().enumerate() {
-        out[k] = (a0 + ea * s, on_b(s), k as u32);
+        let (pa, pb) = (a0 + ea * s, on_b(s));
+        let d = pb - pa;
+        let along = n.dot(&d);
+        let lateral = (d - n * along).norm();
+        let slack =
+            edge_sin::<T>() * (span + along.abs()) + T::epsilon().sqrt() * (T::one() + pa.coords.amax());
+        // NaN fails too.
+        if !matches!(lateral.partial_cmp(&slack), Some(Ordering::Less | Ordering::Equal)) {
+            return None;
+        }
+        out[k] = (pa, pb, k as u32);
     }
     Some(2)
 }

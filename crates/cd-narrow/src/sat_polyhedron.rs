@@ -191,6 +191,10 @@ pub fn hull_hull_sat<T: Real>(
 
 /// The contact manifold of two placed hulls (empty when farther apart than `prediction`).
 /// Returns SAT's separation.
+///
+/// For a pair apart (a positive separation, within `prediction`) the points are pairs along
+/// SAT's axis, which only bounds the gap from below: they can miss the closest pair, or be
+/// none. [`manifold`](fn@crate::manifold) joins the exact contact to them then.
 pub fn hull_hull_manifold<T: Real>(
     a: &PlacedHull<'_, T>,
     b: &PlacedHull<'_, T>,

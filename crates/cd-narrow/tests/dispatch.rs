@@ -220,3 +220,47 @@ fn crossing_planar_capsules_need_the_full_translation() {
         .unwrap();
     assert!((c.depth() - 1.2).abs() < 1e-9, "{c:?}");
 }
+
+#[test]
+fn touching_cores_give_a_consistent_contact_in_2d_and_3d() {
+    // Segments sharing an end point, at angles of 30–150°, in many rotations: the cores touch
+    // at that point and A − B is flat in 3D (two segments span a plane). EPA's
+    // tolerance once came from GJK's terminal simplex, the origin alone, so rounding made the
+    // flat difference look solid and the contact's points were the two midpoints.
+    let mut rng = Rng(5);
+    for _ in 0..400 {
+        let q = UnitQuaternion::from_euler_angles(
+            rng.range(-3.0, 3.0),
+            rng.range(-1.5, 1.5),
+            rng.range(-3.0, 3.0),
+        );
+        let start = P3::from(rng.vector::<3>(-2.0, 2.0));
+        let seg = Segment::new(start, start + q * V3::new(0.8, 0.0, 0.0)).unwrap();
+        let turn = UnitQuaternion::from_euler_angles(0.0, 0.0, rng.range(0.5, 2.6));
+        let cap = Capsule::new(start, start + q * (turn * V3::new(-0.9, 0.0, 0.0)), 0.09).unwrap();
+        for (a, b) in
+            [(Shape::Segment(&seg), Shape::Capsule(&cap)), (Shape::Capsule(&cap), Shape::Segment(&seg))]
+        {
+            let c = contact(a, b, 0.05, &mut PairCache::default()).unwrap().unwrap();
+            assert!((c.distance + 0.09).abs() < 1e-9, "{c:?}");
+            assert!((c.point_b - c.point_a - c.normal * c.distance).norm() < 1e-9, "{c:?}");
+            let core_point = if matches!(a, Shape::Segment(_)) { c.point_a } else { c.point_b };
+            assert!((core_point - start).norm() < 1e-9, "{c:?}");
+        }
+    }
+    // In 2D, segments sharing an end point, collinear (A − B a segment) or at an angle.
+    for k in 0..400 {
+        let angle = k as f64 * 0.1;
+        let dir = nalgebra::Vector2::new(angle.cos(), angle.sin());
+        let bend = if k % 2 == 0 { 0.0 } else { rng.range(0.5, 2.6) };
+        let dir_b = nalgebra::Rotation2::new(bend) * dir;
+        let start = nalgebra::Point2::new(0.03 * k as f64 - 7.0, 1.1);
+        let a = Segment::new(start - dir * 0.7, start).unwrap();
+        let b = Segment::new(start, start + dir_b * 1.3).unwrap();
+        let c = contact_2d(Shape2::Segment(&a), Shape2::Segment(&b), 0.05, &mut PairCache2::default())
+            .unwrap()
+            .unwrap();
+        assert!(c.distance.abs() < 1e-9, "{c:?}");
+        assert!((c.point_a - start).norm() < 1e-9 && (c.point_b - start).norm() < 1e-9, "{c:?}");
+    }
+}

@@ -131,27 +131,60 @@ fn surface_distance(p: &P3, s: Shape<'_, f64>) -> f64 {
 
 #[test]
 fn axis_aligned_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
-    let mut rng = Rng(77);
+    check_scenes(77, 400, |_| Isometry3::identity());
+}
+
+#[test]
+fn rotated_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
+    // The same scenes moved rigidly as a whole: faces that meet faces still do, but no normal
+    // or edge is along an axis, so every clipping plane and support feature is a general one
+    // (box/triangle and hull/hull clipping included).
+    check_scenes(78, 1000, |rng| {
+        Isometry3::from_parts(
+            Translation3::from(rng.vector::<3>(-3.0, 3.0)),
+            UnitQuaternion::from_euler_angles(
+                rng.range(-3.0, 3.0),
+                rng.range(-1.5, 1.5),
+                rng.range(-3.0, 3.0),
+            ),
+        )
+    });
+}
+
+/// tan of the angle within which a face is a support feature (about 1.8°).
+const FEATURE_TAN: f64 = 0.0316;
+
+/// `scenes` random scenes of every shape kind, each moved by `motion(rng)`; every pair in contact
+/// must get a manifold whose deepest point is the exact contact, with every point within the
+/// prediction, no deeper than the contact, on A's surface, and (unless it is the deepest) on B's.
+fn check_scenes(seed: u64, scenes: usize, motion: impl Fn(&mut Rng) -> Isometry3<f64>) {
+    let mut rng = Rng(seed);
     let (mut multi, mut pairs) = (0, 0);
-    for _ in 0..400 {
+    for _ in 0..scenes {
+        let g = motion(&mut rng);
         let c = |rng: &mut Rng| P3::from(rng.vector::<3>(-0.6, 0.6));
         let half = |rng: &mut Rng| V3::new(rng.range(0.1, 0.6), rng.range(0.1, 0.6), rng.range(0.1, 0.6));
-        let cube = unit_cube_at(c(&mut rng), half(&mut rng));
+        let cube =
+            Obb::new(g * c(&mut rng), g.rotation.to_rotation_matrix().into_inner(), half(&mut rng)).unwrap();
         let local = ConvexPolyhedron::from_obb(&unit_cube_at(P3::origin(), half(&mut rng))).unwrap();
-        let pose =
-            Isometry3::from_parts(Translation3::from(rng.vector::<3>(-0.6, 0.6)), UnitQuaternion::identity());
+        let pose = g * Isometry3::from_parts(
+            Translation3::from(rng.vector::<3>(-0.6, 0.6)),
+            UnitQuaternion::identity(),
+        );
         let y = rng.range(-0.5, 0.5);
-        let tri = Triangle::new(P3::new(-1.0, y, -1.0), P3::new(1.0, y, -1.0), P3::new(0.0, y, 1.0)).unwrap();
+        let tri =
+            Triangle::new(g * P3::new(-1.0, y, -1.0), g * P3::new(1.0, y, -1.0), g * P3::new(0.0, y, 1.0))
+                .unwrap();
         let p0 = c(&mut rng);
         let axis = [V3::x(), V3::y(), V3::z()][(rng.next_f64() * 3.0) as usize % 3];
-        let cap = Capsule::new(p0, p0 + axis * rng.range(0.2, 1.0), rng.range(0.05, 0.3)).unwrap();
-        let seg = Segment::new(p0, p0 + V3::x() * rng.range(0.2, 1.0)).unwrap();
-        let cyl = Cylinder::new(p0, p0 + axis * rng.range(0.2, 1.0), rng.range(0.1, 0.5)).unwrap();
-        let cone = Cone::new(p0 + V3::y() * rng.range(0.2, 1.0), p0, rng.range(0.1, 0.5)).unwrap();
+        let cap = Capsule::new(g * p0, g * (p0 + axis * rng.range(0.2, 1.0)), rng.range(0.05, 0.3)).unwrap();
+        let seg = Segment::new(g * p0, g * (p0 + V3::x() * rng.range(0.2, 1.0))).unwrap();
+        let cyl = Cylinder::new(g * p0, g * (p0 + axis * rng.range(0.2, 1.0)), rng.range(0.1, 0.5)).unwrap();
+        let cone = Cone::new(g * (p0 + V3::y() * rng.range(0.2, 1.0)), g * p0, rng.range(0.1, 0.5)).unwrap();
         let lozenge = Lozenge::new(
-            c(&mut rng),
-            V3::x() * rng.range(0.1, 0.8),
-            axis.cross(&V3::x()) + V3::z() * 0.3,
+            g * c(&mut rng),
+            g * (V3::x() * rng.range(0.1, 0.8)),
+            g * (axis.cross(&V3::x()) + V3::z() * 0.3),
             rng.range(0.02, 0.2),
         )
         .unwrap();
@@ -167,46 +200,148 @@ fn axis_aligned_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact()
         ];
         for a in shapes {
             for b in shapes {
-                let prediction = 0.05;
-                let Some(exact) = contact(a, b, prediction, &mut PairCache::default()).unwrap() else {
-                    continue;
-                };
-                let m = manifold_of(a, b, prediction);
-                pairs += 1;
-                if m.len() > 1 {
-                    multi += 1;
-                }
-                assert!(!m.is_empty(), "{a:?}/{b:?}: contact {exact:?} but an empty manifold");
-                let deepest = m.deepest().unwrap().distance;
-                // EPA on curved shapes (cylinders, cones) converges to ~1e-5 of the depth.
-                let curved = |s: &Shape<f64>| matches!(s, Shape::Cylinder(_) | Shape::Cone(_));
-                let tol = if curved(&a) || curved(&b) { 1e-4 } else { 1e-6 };
-                assert!(
-                    (deepest - exact.distance).abs() < tol,
-                    "{a:?}/{b:?}: deepest {deepest} vs {exact:?}: {m:?}"
-                );
-                for p in m.points() {
-                    assert!(
-                        p.distance <= prediction && p.distance >= exact.distance - tol,
-                        "{a:?}/{b:?}: {p:?}"
-                    );
-                    assert!(
-                        (p.point_b - p.point_a - m.normal * p.distance).norm() < 1e-9,
-                        "{a:?}/{b:?}: {p:?}"
-                    );
-                    let on_a = surface_distance(&p.point_a, a);
-                    assert!(on_a.abs() < tol, "{a:?}/{b:?}: point_a {on_a} off A's surface: {p:?} in {m:?}");
-                    if p.distance > exact.distance + tol {
-                        let on_b = surface_distance(&p.point_b, b);
-                        assert!(
-                            on_b.abs() < tol,
-                            "{a:?}/{b:?}: point_b {on_b} off B's surface: {p:?} in {m:?}"
-                        );
+                if let Some(points) = check_pair(a, b, 0.05) {
+                    pairs += 1;
+                    if points > 1 {
+                        multi += 1;
                     }
                 }
             }
         }
     }
-    assert!(pairs > 2000, "{pairs} pairs in contact");
+    assert!(pairs > 5 * scenes, "{pairs} pairs in contact");
     assert!(multi * 4 > pairs, "only {multi} of {pairs} manifolds have several points");
+}
+
+/// Checks the manifold of `a` and `b` against their exact contact: not empty when they are
+/// within `prediction`, its deepest point the contact, every point within the prediction, no
+/// deeper than the contact, apart along the normal by its distance, on A's surface, and
+/// (unless it is the deepest) on B's. Returns the number of points, `None` when apart.
+fn check_pair(a: Shape<'_, f64>, b: Shape<'_, f64>, prediction: f64) -> Option<usize> {
+    let exact = contact(a, b, prediction, &mut PairCache::default()).unwrap()?;
+    let m = manifold_of(a, b, prediction);
+    assert!(!m.is_empty(), "{a:?}/{b:?}: contact {exact:?} but an empty manifold");
+    let deepest = m.deepest().unwrap().distance;
+    // EPA on curved shapes (cylinders, cones) converges to ~1e-5 of the depth.
+    let curved = |s: &Shape<f64>| matches!(s, Shape::Cylinder(_) | Shape::Cone(_));
+    let tol = if curved(&a) || curved(&b) { 1e-4 } else { 1e-6 };
+    assert!((deepest - exact.distance).abs() < tol, "{a:?}/{b:?}: deepest {deepest} vs {exact:?}: {m:?}");
+    let spread = m
+        .points()
+        .iter()
+        .flat_map(|p| m.points().iter().map(|q| (p.point_a - q.point_a).norm()))
+        .fold(0.0, f64::max);
+    for p in m.points() {
+        assert!(p.distance <= prediction && p.distance >= exact.distance - tol, "{a:?}/{b:?}: {p:?}");
+        assert!((p.point_b - p.point_a - m.normal * p.distance).norm() < 1e-9, "{a:?}/{b:?}: {p:?}");
+        // A support feature counts within about 1.8° of the normal: points carried onto a face
+        // along the normal can be off its extent by tan(1.8°) of their depth, and two edges
+        // parallel within that angle drift apart sideways by as much of their span (in a moved
+        // scene, where the exact normal is not the features').
+        let slack = tol + FEATURE_TAN * (p.distance.abs() + spread);
+        let on_a = surface_distance(&p.point_a, a);
+        assert!(on_a.abs() < slack, "{a:?}/{b:?}: point_a {on_a} off A's surface: {p:?} in {m:?}");
+        if p.distance > exact.distance + tol {
+            let on_b = surface_distance(&p.point_b, b);
+            assert!(on_b.abs() < slack, "{a:?}/{b:?}: point_b {on_b} off B's surface: {p:?} in {m:?}");
+        }
+    }
+    Some(m.len())
+}
+
+#[test]
+fn cases_the_rotated_scenes_found() {
+    let p = |x: f64, y: f64, z: f64| P3::new(x, y, z);
+    // A segment starting at a capsule's end point: the cores touch at one point, A − B of two
+    // segments is flat, and EPA's tolerance came from GJK's simplex alone — the origin, so
+    // 10⁻⁴¹ — which let rounding make the flat difference look solid: the contact's points were
+    // the two midpoints, 0.6 apart for a reported depth of 0.09.
+    let start = p(-1.3278610375850057, -1.9881476808713887, -1.265141348068315);
+    let seg = Segment::new(start, p(-1.2703989154941455, -1.9124137790998699, -2.029541205177326)).unwrap();
+    let cap = Capsule::new(
+        start,
+        p(-1.4005728127588222, -2.9139340499484465, -1.3623307786374776),
+        0.0904881244856759,
+    )
+    .unwrap();
+    let c = contact(Shape::Segment(&seg), Shape::Capsule(&cap), 0.05, &mut PairCache::default())
+        .unwrap()
+        .unwrap();
+    assert!((c.distance + cap.radius()).abs() < 1e-12, "{c:?}");
+    assert!(
+        (c.point_a - start).norm() < 1e-12 && (c.point_b - c.point_a - c.normal * c.distance).norm() < 1e-12
+    );
+    assert_eq!(check_pair(Shape::Segment(&seg), Shape::Capsule(&cap), 0.05), Some(1));
+    // A triangle 2.7° off face-on to the normal: more than one of its edges lies across the
+    // normal, and the first, a whole side away from the contact, was paired with the
+    // cylinder's side line as "parallel edges": two points on nothing, a unit from the cylinder.
+    let tri = Triangle::new(
+        p(-1.6447933677544588, -1.973451686239445, -3.2064754131954576),
+        p(-1.3226609743881124, -1.1923558840783923, -1.3937095515932343),
+        p(-2.4822078060892054, -3.1028455800794177, -1.4677383741278807),
+    )
+    .unwrap();
+    let cyl = Cylinder::new(
+        p(-1.8495243528780234, -2.4751227266891456, -1.4220098477316978),
+        p(-1.7697249018634622, -2.281627699533202, -0.9729469048152958),
+        0.21874819985920813,
+    )
+    .unwrap();
+    assert!(check_pair(Shape::Triangle(&tri), Shape::Cylinder(&cyl), 0.05).is_some());
+    // A cone against itself: the normal runs along the axis towards the apex, where rounding
+    // noise normalised into a "radial" direction gave a slant edge through a made-up rim point.
+    let cone = Cone::new(
+        p(-2.2784576610205014, 0.32399134203818614, 0.8719475664278531),
+        p(-2.2011334248307923, 0.6810773123845452, 1.063199838989066),
+        0.46602775600365653,
+    )
+    .unwrap();
+    assert_eq!(check_pair(Shape::Cone(&cone), Shape::Cone(&cone), 0.05), Some(1));
+    // Boxes apart from triangles within the prediction, where SAT's axis (a lower bound on the
+    // gap) is not the closest direction: the clipped manifold was empty, or its point closer
+    // than the shapes are; the exact contact now settles both.
+    let rotated_box = |centre: P3, axes: [[f64; 3]; 3], half: [f64; 3]| {
+        let m = nalgebra::Matrix3::from_columns(&axes.map(V3::from));
+        Obb::new(centre, m, V3::from(half)).unwrap()
+    };
+    let bx = rotated_box(
+        p(-0.2439935983937982, 0.3209054440387966, -0.4523593128964105),
+        [
+            [0.36237902085604223, -0.7530532982201061, 0.5491740846791994],
+            [-0.7863875972762535, 0.06923216032088272, 0.6138415551487085],
+            [-0.5002759159638784, -0.6543069906528004, -0.567103491339437],
+        ],
+        [0.3910831134552727, 0.10665596122870338, 0.5521898293783324],
+    );
+    let tri = Triangle::new(
+        p(0.2248790416119577, 0.12896592403594775, 0.8346195907241059),
+        p(0.4125584741452213, -0.7897902622982629, 0.9628158745499611),
+        p(-0.6092938634951143, -0.41510636256339717, -0.6741315363656982),
+    )
+    .unwrap();
+    let mut raw = Manifold::default();
+    box_triangle_manifold(&bx, &tri, 0.05, &mut raw);
+    assert!(raw.is_empty(), "the clipping alone keeps nothing here");
+    assert_eq!(check_pair(Shape::Box(&bx), Shape::Triangle(&tri), 0.05), Some(1));
+    assert_eq!(check_pair(Shape::Triangle(&tri), Shape::Box(&bx), 0.05), Some(1));
+    let bx = rotated_box(
+        p(-0.05542044060115736, 0.4876383632004617, -0.30634286601625993),
+        [
+            [0.060224574319228535, 0.2459703193240203, 0.967404570311567],
+            [-0.956334637476032, 0.29190486443655517, -0.01468370804201552],
+            [-0.286001856308057, -0.9242781789753105, 0.25280978236300444],
+        ],
+        [0.36363408944521913, 0.16460054061995974, 0.21134608691060006],
+    );
+    let tri = Triangle::new(
+        p(-0.0030973854071658646, 0.11014091425009465, -0.7776627308247032),
+        p(0.50680741402283, 0.2813005328614262, 0.756889296302748),
+        p(0.49282921737711294, -0.594955407012304, -0.4843852987167888),
+    )
+    .unwrap();
+    box_triangle_manifold(&bx, &tri, 0.05, &mut raw);
+    let exact =
+        contact(Shape::Box(&bx), Shape::Triangle(&tri), 0.05, &mut PairCache::default()).unwrap().unwrap();
+    assert!(raw.deepest().unwrap().distance < exact.distance - 1e-3, "the clipping alone is too close here");
+    assert!(check_pair(Shape::Box(&bx), Shape::Triangle(&tri), 0.05).is_some());
 }
