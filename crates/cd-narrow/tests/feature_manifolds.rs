@@ -131,7 +131,7 @@ fn surface_distance(p: &P3, s: Shape<'_, f64>) -> f64 {
 
 #[test]
 fn axis_aligned_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
-    check_scenes(77, 400, |_| Isometry3::identity());
+    check_scenes(77, 400, 0.0, |_| Isometry3::identity());
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn rotated_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
     // The same scenes moved rigidly as a whole: faces that meet faces still do, but no normal
     // or edge is along an axis, so every clipping plane and support feature is a general one
     // (box/triangle and hull/hull clipping included).
-    check_scenes(78, 1000, |rng| {
+    check_scenes(78, 1000, 0.0, |rng| {
         Isometry3::from_parts(
             Translation3::from(rng.vector::<3>(-3.0, 3.0)),
             UnitQuaternion::from_euler_angles(
@@ -154,33 +154,66 @@ fn rotated_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
 /// tan of the angle within which a face is a support feature (about 1.8°).
 const FEATURE_TAN: f64 = 0.0316;
 
+#[test]
+fn tilted_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
+    // Every shape turned on its own by up to 0.2 rad: faces meet at small angles, within the
+    // features' tolerance or just past it, and edges meet in general position.
+    check_scenes(79, 1000, 0.2, |rng| {
+        Isometry3::from_parts(
+            Translation3::from(rng.vector::<3>(-3.0, 3.0)),
+            UnitQuaternion::from_euler_angles(
+                rng.range(-3.0, 3.0),
+                rng.range(-1.5, 1.5),
+                rng.range(-3.0, 3.0),
+            ),
+        )
+    });
+}
+
 /// `scenes` random scenes of every shape kind, each moved by `motion(rng)`; every pair in contact
 /// must get a manifold whose deepest point is the exact contact, with every point within the
 /// prediction, no deeper than the contact, on A's surface, and (unless it is the deepest) on B's.
-fn check_scenes(seed: u64, scenes: usize, motion: impl Fn(&mut Rng) -> Isometry3<f64>) {
+fn check_scenes(seed: u64, scenes: usize, tilt: f64, motion: impl Fn(&mut Rng) -> Isometry3<f64>) {
     let mut rng = Rng(seed);
     let (mut multi, mut pairs) = (0, 0);
     for _ in 0..scenes {
-        let g = motion(&mut rng);
+        let scene = motion(&mut rng);
+        // Each shape's own motion: the scene's, turned by up to `tilt` radians about each axis.
+        let own = |rng: &mut Rng| {
+            if tilt == 0.0 {
+                scene
+            } else {
+                let t = rng.vector::<3>(-tilt, tilt);
+                scene * UnitQuaternion::from_euler_angles(t.x, t.y, t.z)
+            }
+        };
         let c = |rng: &mut Rng| P3::from(rng.vector::<3>(-0.6, 0.6));
         let half = |rng: &mut Rng| V3::new(rng.range(0.1, 0.6), rng.range(0.1, 0.6), rng.range(0.1, 0.6));
+        let g = own(&mut rng);
         let cube =
             Obb::new(g * c(&mut rng), g.rotation.to_rotation_matrix().into_inner(), half(&mut rng)).unwrap();
+        let g = own(&mut rng);
         let local = ConvexPolyhedron::from_obb(&unit_cube_at(P3::origin(), half(&mut rng))).unwrap();
         let pose = g * Isometry3::from_parts(
             Translation3::from(rng.vector::<3>(-0.6, 0.6)),
             UnitQuaternion::identity(),
         );
+        let g = own(&mut rng);
         let y = rng.range(-0.5, 0.5);
         let tri =
             Triangle::new(g * P3::new(-1.0, y, -1.0), g * P3::new(1.0, y, -1.0), g * P3::new(0.0, y, 1.0))
                 .unwrap();
         let p0 = c(&mut rng);
         let axis = [V3::x(), V3::y(), V3::z()][(rng.next_f64() * 3.0) as usize % 3];
+        let g = own(&mut rng);
         let cap = Capsule::new(g * p0, g * (p0 + axis * rng.range(0.2, 1.0)), rng.range(0.05, 0.3)).unwrap();
+        let g = own(&mut rng);
         let seg = Segment::new(g * p0, g * (p0 + V3::x() * rng.range(0.2, 1.0))).unwrap();
+        let g = own(&mut rng);
         let cyl = Cylinder::new(g * p0, g * (p0 + axis * rng.range(0.2, 1.0)), rng.range(0.1, 0.5)).unwrap();
+        let g = own(&mut rng);
         let cone = Cone::new(g * (p0 + V3::y() * rng.range(0.2, 1.0)), g * p0, rng.range(0.1, 0.5)).unwrap();
+        let g = own(&mut rng);
         let lozenge = Lozenge::new(
             g * c(&mut rng),
             g * (V3::x() * rng.range(0.1, 0.8)),
@@ -188,9 +221,21 @@ fn check_scenes(seed: u64, scenes: usize, motion: impl Fn(&mut Rng) -> Isometry3
             rng.range(0.02, 0.2),
         )
         .unwrap();
+        // A second box and hull: the box/box and hull/hull clipping (SAT) paths.
+        let g = own(&mut rng);
+        let cube2 =
+            Obb::new(g * c(&mut rng), g.rotation.to_rotation_matrix().into_inner(), half(&mut rng)).unwrap();
+        let g = own(&mut rng);
+        let local2 = ConvexPolyhedron::from_obb(&unit_cube_at(P3::origin(), half(&mut rng))).unwrap();
+        let pose2 = g * Isometry3::from_parts(
+            Translation3::from(rng.vector::<3>(-0.6, 0.6)),
+            UnitQuaternion::identity(),
+        );
         let shapes = [
             Shape::Box(&cube),
+            Shape::Box(&cube2),
             Shape::Hull(&local, &pose),
+            Shape::Hull(&local2, &pose2),
             Shape::Triangle(&tri),
             Shape::Capsule(&cap),
             Shape::Segment(&seg),
@@ -200,7 +245,7 @@ fn check_scenes(seed: u64, scenes: usize, motion: impl Fn(&mut Rng) -> Isometry3
         ];
         for a in shapes {
             for b in shapes {
-                if let Some(points) = check_pair(a, b, 0.05) {
+                if let Some(points) = check_pair(a, b, 0.05, tilt != 0.0) {
                     pairs += 1;
                     if points > 1 {
                         multi += 1;
@@ -210,14 +255,18 @@ fn check_scenes(seed: u64, scenes: usize, motion: impl Fn(&mut Rng) -> Isometry3
         }
     }
     assert!(pairs > 5 * scenes, "{pairs} pairs in contact");
-    assert!(multi * 4 > pairs, "only {multi} of {pairs} manifolds have several points");
+    // Faces meet faces where the scene is moved rigidly; tilted, they meet within a few degrees.
+    let share = if tilt == 0.0 { 4 } else { 20 };
+    assert!(multi * share > pairs, "only {multi} of {pairs} manifolds have several points");
 }
 
 /// Checks the manifold of `a` and `b` against their exact contact: not empty when they are
 /// within `prediction`, its deepest point the contact, every point within the prediction, no
 /// deeper than the contact, apart along the normal by its distance, on A's surface, and
-/// (unless it is the deepest) on B's. Returns the number of points, `None` when apart.
-fn check_pair(a: Shape<'_, f64>, b: Shape<'_, f64>, prediction: f64) -> Option<usize> {
+/// (unless it is the deepest) on B's. `tilted`: the shapes are turned against each other, and
+/// the depths hold to the tolerances of the features and of the box pairs' face preference
+/// instead of exactly. Returns the number of points, `None` when apart.
+fn check_pair(a: Shape<'_, f64>, b: Shape<'_, f64>, prediction: f64, tilted: bool) -> Option<usize> {
     let exact = contact(a, b, prediction, &mut PairCache::default()).unwrap()?;
     let m = manifold_of(a, b, prediction);
     assert!(!m.is_empty(), "{a:?}/{b:?}: contact {exact:?} but an empty manifold");
@@ -225,23 +274,34 @@ fn check_pair(a: Shape<'_, f64>, b: Shape<'_, f64>, prediction: f64) -> Option<u
     // EPA on curved shapes (cylinders, cones) converges to ~1e-5 of the depth.
     let curved = |s: &Shape<f64>| matches!(s, Shape::Cylinder(_) | Shape::Cone(_));
     let tol = if curved(&a) || curved(&b) { 1e-4 } else { 1e-6 };
-    assert!((deepest - exact.distance).abs() < tol, "{a:?}/{b:?}: deepest {deepest} vs {exact:?}: {m:?}");
     let spread = m
         .points()
         .iter()
         .flat_map(|p| m.points().iter().map(|q| (p.point_a - q.point_a).norm()))
         .fold(0.0, f64::max);
+    // Where faces meet exactly the depth is exact. Tilted, the exact contact joins a clipped
+    // manifold unless a kept point is as deep to a thousandth of the features' size (features
+    // within the angular tolerance leave that much), and box pairs prefer a face axis whose
+    // depth exceeds SAT's minimum by up to 5 % (plus 0.1 % of their size): four stable points
+    // on a stack instead of one flickering edge point.
+    let joins = if tilted {
+        tol + 2e-3 * (spread + 1.0) + 0.05 * exact.distance.abs().max(deepest.abs())
+    } else {
+        tol
+    };
+    assert!((deepest - exact.distance).abs() < joins, "{a:?}/{b:?}: deepest {deepest} vs {exact:?}: {m:?}");
     for p in m.points() {
-        assert!(p.distance <= prediction && p.distance >= exact.distance - tol, "{a:?}/{b:?}: {p:?}");
+        assert!(p.distance <= prediction && p.distance >= exact.distance - joins, "{a:?}/{b:?}: {p:?}");
         assert!((p.point_b - p.point_a - m.normal * p.distance).norm() < 1e-9, "{a:?}/{b:?}: {p:?}");
         // A support feature counts within about 1.8° of the normal: points carried onto a face
-        // along the normal can be off its extent by tan(1.8°) of their depth, and two edges
+        // along the normal can be off its extent by tan(1.8°) of how far they are carried (the
+        // depth, and a rounded shape's radius from its core), and two edges
         // parallel within that angle drift apart sideways by as much of their span (in a moved
         // scene, where the exact normal is not the features').
-        let slack = tol + FEATURE_TAN * (p.distance.abs() + spread);
+        let slack = tol + FEATURE_TAN * (p.distance.abs() + rounding(&a) + rounding(&b) + spread);
         let on_a = surface_distance(&p.point_a, a);
         assert!(on_a.abs() < slack, "{a:?}/{b:?}: point_a {on_a} off A's surface: {p:?} in {m:?}");
-        if p.distance > exact.distance + tol {
+        if p.distance > exact.distance + joins {
             let on_b = surface_distance(&p.point_b, b);
             assert!(on_b.abs() < slack, "{a:?}/{b:?}: point_b {on_b} off B's surface: {p:?} in {m:?}");
         }
@@ -271,7 +331,7 @@ fn cases_the_rotated_scenes_found() {
     assert!(
         (c.point_a - start).norm() < 1e-12 && (c.point_b - c.point_a - c.normal * c.distance).norm() < 1e-12
     );
-    assert_eq!(check_pair(Shape::Segment(&seg), Shape::Capsule(&cap), 0.05), Some(1));
+    assert_eq!(check_pair(Shape::Segment(&seg), Shape::Capsule(&cap), 0.05, false), Some(1));
     // A triangle 2.7° off face-on to the normal: more than one of its edges lies across the
     // normal, and the first, a whole side away from the contact, was paired with the
     // cylinder's side line as "parallel edges": two points on nothing, a unit from the cylinder.
@@ -287,7 +347,7 @@ fn cases_the_rotated_scenes_found() {
         0.21874819985920813,
     )
     .unwrap();
-    assert!(check_pair(Shape::Triangle(&tri), Shape::Cylinder(&cyl), 0.05).is_some());
+    assert!(check_pair(Shape::Triangle(&tri), Shape::Cylinder(&cyl), 0.05, false).is_some());
     // A cone against itself: the normal runs along the axis towards the apex, where rounding
     // noise normalised into a "radial" direction gave a slant edge through a made-up rim point.
     let cone = Cone::new(
@@ -296,7 +356,7 @@ fn cases_the_rotated_scenes_found() {
         0.46602775600365653,
     )
     .unwrap();
-    assert_eq!(check_pair(Shape::Cone(&cone), Shape::Cone(&cone), 0.05), Some(1));
+    assert_eq!(check_pair(Shape::Cone(&cone), Shape::Cone(&cone), 0.05, false), Some(1));
     // Boxes apart from triangles within the prediction, where SAT's axis (a lower bound on the
     // gap) is not the closest direction: the clipped manifold was empty, or its point closer
     // than the shapes are; the exact contact now settles both.
@@ -322,8 +382,8 @@ fn cases_the_rotated_scenes_found() {
     let mut raw = Manifold::default();
     box_triangle_manifold(&bx, &tri, 0.05, &mut raw);
     assert!(raw.is_empty(), "the clipping alone keeps nothing here");
-    assert_eq!(check_pair(Shape::Box(&bx), Shape::Triangle(&tri), 0.05), Some(1));
-    assert_eq!(check_pair(Shape::Triangle(&tri), Shape::Box(&bx), 0.05), Some(1));
+    assert_eq!(check_pair(Shape::Box(&bx), Shape::Triangle(&tri), 0.05, false), Some(1));
+    assert_eq!(check_pair(Shape::Triangle(&tri), Shape::Box(&bx), 0.05, false), Some(1));
     let bx = rotated_box(
         p(-0.05542044060115736, 0.4876383632004617, -0.30634286601625993),
         [
@@ -343,5 +403,14 @@ fn cases_the_rotated_scenes_found() {
     let exact =
         contact(Shape::Box(&bx), Shape::Triangle(&tri), 0.05, &mut PairCache::default()).unwrap().unwrap();
     assert!(raw.deepest().unwrap().distance < exact.distance - 1e-3, "the clipping alone is too close here");
-    assert!(check_pair(Shape::Box(&bx), Shape::Triangle(&tri), 0.05).is_some());
+    assert!(check_pair(Shape::Box(&bx), Shape::Triangle(&tri), 0.05, false).is_some());
+}
+
+/// The radius a rounded shape adds around its core (0 for the others).
+fn rounding(s: &Shape<'_, f64>) -> f64 {
+    match s {
+        Shape::Capsule(c) => c.radius(),
+        Shape::Lozenge(l) => l.radius(),
+        _ => 0.0,
+    }
 }
