@@ -139,16 +139,15 @@ fn rotated_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
     // The same scenes moved rigidly as a whole: faces that meet faces still do, but no normal
     // or edge is along an axis, so every clipping plane and support feature is a general one
     // (box/triangle and hull/hull clipping included).
-    check_scenes(78, 1000, 0.0, |rng| {
-        Isometry3::from_parts(
-            Translation3::from(rng.vector::<3>(-3.0, 3.0)),
-            UnitQuaternion::from_euler_angles(
-                rng.range(-3.0, 3.0),
-                rng.range(-1.5, 1.5),
-                rng.range(-3.0, 3.0),
-            ),
-        )
-    });
+    check_scenes(78, 1000, 0.0, random_motion);
+}
+
+/// A random rigid motion: any rotation, a translation within 3 of the origin.
+fn random_motion(rng: &mut Rng) -> Isometry3<f64> {
+    Isometry3::from_parts(
+        Translation3::from(rng.vector::<3>(-3.0, 3.0)),
+        UnitQuaternion::from_euler_angles(rng.range(-3.0, 3.0), rng.range(-1.5, 1.5), rng.range(-3.0, 3.0)),
+    )
 }
 
 /// tan of the angle within which a face is a support feature (about 1.8°).
@@ -158,16 +157,7 @@ const FEATURE_TAN: f64 = 0.0316;
 fn tilted_scenes_give_points_on_both_surfaces_no_deeper_than_the_contact() {
     // Every shape turned on its own by up to 0.2 rad: faces meet at small angles, within the
     // features' tolerance or just past it, and edges meet in general position.
-    check_scenes(79, 1000, 0.2, |rng| {
-        Isometry3::from_parts(
-            Translation3::from(rng.vector::<3>(-3.0, 3.0)),
-            UnitQuaternion::from_euler_angles(
-                rng.range(-3.0, 3.0),
-                rng.range(-1.5, 1.5),
-                rng.range(-3.0, 3.0),
-            ),
-        )
-    });
+    check_scenes(79, 1000, 0.2, random_motion);
 }
 
 /// `scenes` random scenes of every shape kind, each moved by `motion(rng)`; every pair in contact
