@@ -14,13 +14,15 @@
 
 use core::cmp::Ordering;
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use cd_geom::{
     closest_points_between_segments, closest_points_triangle_triangle, Aabb, Obb, Point, Real, SupportMap,
-    Triangle, Vector,
+    Transformed, Triangle, Vector,
 };
-use cd_narrow::{box_box_manifold, box_triangle_manifold, Manifold, SatCache};
+use cd_narrow::{
+    box_box_manifold, box_triangle_manifold, gjk_distance, GjkCache, GjkConfig, Manifold, SatCache,
+};
 
 use crate::motion::LinearMotion;
 use crate::toi::{Toi, ToiStatus};
@@ -472,8 +474,11 @@ fn manifold_centre<T: Real>(m: &Manifold<T, 3>) -> Option<(Point3<T>, Point3<T>)
     Some((Point3::from(a * inv), Point3::from(b * inv)))
 }
 
-/// Builds the answer of a dynamic SAT test; without contact points from the static test (a
-/// moved shape outside the coordinate range), the support points along the normal stand in.
+/// Builds the answer of a dynamic SAT test. Without touching contact points from the touching
+/// features or the static clipping (a flat box's faces can clip to nothing, or along another
+/// axis; a moved shape outside the coordinate range), GJK's closest points of A moved to the time of impact and B stand in:
+/// the supports along the normal are arbitrary corners of a flat face (two were 3.5 apart on a
+/// box of zero thickness).
 #[allow(clippy::too_many_arguments)]
 fn finish<T, A, B>(
     t: T,
@@ -490,6 +495,16 @@ where
     A: cd_geom::SupportMap<T, 3>,
     B: cd_geom::SupportMap<T, 3>,
 {
-    let (point_a, point_b) = points.unwrap_or_else(|| (a.support(&normal) + v * t, b.support(&-normal)));
+    // A first contact touches: two points farther apart than rounding come from features that
+    // do not (a flat box clipped against the other along an axis that is not the sweep's).
+    let touching = |(pa, pb): &(Point3<T>, Point3<T>)| {
+        status != ToiStatus::Converged
+            || (pb - pa).norm() <= T::epsilon().sqrt() * (T::one() + pa.coords.amax().max(pb.coords.amax()))
+    };
+    let (point_a, point_b) = points.filter(touching).unwrap_or_else(|| {
+        let moved = Transformed::new(a, Isometry3::translation(v.x * t, v.y * t, v.z * t));
+        let g = gjk_distance(&moved, b, &GjkConfig::default(), &mut GjkCache::default());
+        (g.point_a, g.point_b)
+    });
     Toi { time: t, point_a, point_b, normal, status }.shifted(motion.offset_b(t))
 }

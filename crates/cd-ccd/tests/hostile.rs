@@ -6,7 +6,7 @@
 mod exercise;
 
 use cd_ccd::*;
-use exercise::{exercise, ORACLE_STEPS, ROTATING_RUNS};
+use exercise::{exercise, ORACLE_STEPS, ROTATING_RUNS, TOUCH_CHECKS};
 use nalgebra::{Isometry3, Point3, Vector3};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -46,6 +46,10 @@ proptest! {
             let steps = ORACLE_STEPS.load(Ordering::Relaxed);
             eprintln!("{steps} oracle steps over {n} cases");
             prop_assert!(steps >= 10 * n, "only {} oracle steps over {} cases", steps, n);
+            // So must the check that a converged contact is one.
+            let touches = TOUCH_CHECKS.load(Ordering::Relaxed);
+            eprintln!("{touches} converged contacts checked at their time over {n} cases");
+            prop_assert!(touches * 10 >= n, "only {} converged contacts checked over {} cases", touches, n);
         }
     }
 }
@@ -89,6 +93,40 @@ fn motions_reject_non_finite_and_out_of_range_values() {
 fn regression_found_by_the_lateness_step_check() {
     exercise::<f64>(&FOUND_BY_THE_STEP_CHECK);
     exercise::<f32>(&FOUND_BY_THE_STEP_CHECK);
+}
+
+/// Found by the check that a converged contact touches (FUZZING.md, finding 51): a box of
+/// zero thickness swept against a rod-like box, where clipping at the time of impact kept
+/// points along another axis than the sweep's and the dynamic SAT reported two points 3.5
+/// apart for a first contact.
+const FOUND_BY_THE_TOUCH_CHECK: [f64; 21] = [
+    0.0,
+    0.0,
+    0.0,
+    6.13947544018683,
+    0.0,
+    0.0,
+    3.3309502473987287,
+    -4.884762846423327,
+    -5.016533136415704,
+    2.2250738585072014e-308,
+    1e-300,
+    0.0,
+    8.438854845799145,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    -3.444907534989402,
+    0.0,
+    -2.078512482820657,
+];
+
+#[test]
+fn regression_found_by_the_touch_check() {
+    exercise::<f64>(&FOUND_BY_THE_TOUCH_CHECK);
+    exercise::<f32>(&FOUND_BY_THE_TOUCH_CHECK);
 }
 
 /// The f32 miss itself (FUZZING.md, finding 12), asserted directly.
