@@ -3,6 +3,9 @@
 
 mod exercise;
 
+use cd_geom::{Obb, Triangle};
+use cd_narrow::{contact, PairCache, Shape};
+use nalgebra::{Point3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -201,4 +204,30 @@ fn regression_collinear_triangle_through_a_thin_box() {
     v[2] = -1.63970947265625;
     v[5] = -4.21905517578125;
     exercise::run(&v);
+}
+
+/// Found by the `narrow_queries` fuzz target once it checked witness points (2026-11-28,
+/// FUZZING.md finding 52): a box of zero extent but along one axis, 10⁻³⁰⁰ from a triangle
+/// with two equal vertices. GJK's |v|² underflowed (the pair counts as touching), SAT's
+/// clipping of the degenerate features then took the triangle's far end, 3.9 from the box,
+/// for a contact at distance 10⁻³⁰⁰. Such contacts now fall back to GJK and EPA.
+#[test]
+fn regression_box_touching_a_degenerate_triangle_at_a_subnormal_distance() {
+    exercise::run(&[0.0, 1e-300, 0.0, 0.0, -3.8818359375]);
+    let tri = Triangle::new(
+        Point3::new(1e-300, 0.0, 0.0),
+        Point3::new(0.0, -3.8818359375, 0.0),
+        Point3::new(1e-300, 0.0, 0.0),
+    )
+    .unwrap();
+    let rod = Obb::from_rotation(
+        Point3::new(0.0, 1e-300, 0.0),
+        UnitQuaternion::from_scaled_axis(Vector3::new(0.0, -3.8818359375, 0.0)),
+        Vector3::new(0.0, 0.0, 3.8818359375),
+    )
+    .unwrap();
+    for (a, b) in [(Shape::Box(&rod), Shape::Triangle(&tri)), (Shape::Triangle(&tri), Shape::Box(&rod))] {
+        let c = contact::<f64>(a, b, 1.0, &mut PairCache::default()).unwrap().unwrap();
+        assert!(c.distance.abs() < 1e-12 && (c.point_b - c.point_a).norm() < 1e-12, "{c:?}");
+    }
 }
