@@ -7,9 +7,10 @@
 
 use cd_ccd::*;
 use cd_geom::{
-    Aabb, Ball, Capsule, ContactStatus, Obb, Plane, Point, Polygon, Real, Segment, Triangle, Vector,
+    Aabb, Ball, Capsule, ContactStatus, Obb, Plane, Point, Polygon, Real, Segment, Transformed, Triangle,
+    Vector,
 };
-use cd_narrow::{distance, PairCache, Shape};
+use cd_narrow::{distance, gjk_distance, GjkCache, GjkConfig, GjkStatus, PairCache, Shape};
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -232,10 +233,36 @@ pub fn exercise<T: Real>(v: &[f64]) {
         ROTATING_RUNS.fetch_add(1, Ordering::Relaxed);
         let local_a = Obb::new(Point::origin(), *a.axes(), *a.half_extents()).unwrap();
         let local_b = Obb::new(Point::origin(), *b.axes(), *b.half_extents()).unwrap();
-        let (sa, sb) =
-            (MovingShape::new(&local_a, x(1).abs(), ma), MovingShape::new(&local_b, T::zero(), mb));
-        assert!(ok(conservative_advancement(&sa, &sb, max_time, &config), max_time));
-        assert!(ok(separating_axis_toi(&sa, &sb, max_time, &config), max_time));
+        let margin = x(1).abs();
+        let (sa, sb) = (MovingShape::new(&local_a, margin, ma), MovingShape::new(&local_b, T::zero(), mb));
+        // A converged time of impact is a contact: the two boxes posed there are apart by the
+        // margin, up to the query's tolerance.
+        let touches = |name: &str, toi: Option<Toi<T, 3>>| {
+            let Some(h) = toi.filter(|h| h.status == ToiStatus::Converged && size.is_finite()) else {
+                return;
+            };
+            let (pa, pb) = (ma.pose_at(h.time), mb.pose_at(h.time));
+            let g = gjk_distance(
+                &Transformed::new(&local_a, pa),
+                &Transformed::new(&local_b, pb),
+                &GjkConfig::default(),
+                &mut GjkCache::default(),
+            );
+            if g.status == GjkStatus::Separated {
+                TOUCH_CHECKS.fetch_add(1, Ordering::Relaxed);
+                let gap = g.distance - margin;
+                assert!(
+                    gap <= T::lit(TOUCHING) * size + tol,
+                    "{name}: {gap} apart at the reported contact {h:?}"
+                );
+            }
+        };
+        let ca = conservative_advancement(&sa, &sb, max_time, &config);
+        assert!(ok(ca, max_time));
+        touches("conservative_advancement", ca);
+        let st = separating_axis_toi(&sa, &sb, max_time, &config);
+        assert!(ok(st, max_time));
+        touches("separating_axis_toi", st);
         let seg = Segment::new(Point::origin(), p(4));
         if let Ok(seg) = seg {
             let sc = MovingShape::new(&seg, x(2).abs(), ma);
