@@ -164,18 +164,26 @@ pub fn box_triangle_manifold<T: Real>(
             // The triangle's feature deepest towards the box along −n: edge j (both ends
             // project alike on the axis) or, when the opposite vertex is lower, that vertex.
             let (q0, q1, opposite) = (v[j], v[(j + 1) % 3], v[(j + 2) % 3]);
-            if n.dot(&opposite.coords) < n.dot(&q0.coords) {
+            let id = 64 + (k * 3 + j) as u32;
+            // The pair along the axis, as far apart as SAT's separation. Overlapping, that is
+            // the minimum translation's pair. Apart, the separation only bounds the gap from
+            // below, and the pair is kept only when it is a true one (its made-up end on the
+            // shape to rounding): otherwise the closest features are others, and the
+            // dispatcher's exact contact is the answer.
+            let slack = T::epsilon().sqrt()
+                * (T::one() + h.amax() + v.iter().fold(T::zero(), |m, p| m.max(p.coords.amax())));
+            let apart = sep > T::zero();
+            let pair = if n.dot(&opposite.coords) < n.dot(&q0.coords) {
                 let on_box = opposite - n * sep;
-                local.push(ManifoldPoint {
-                    point_a: on_box,
-                    point_b: opposite,
-                    distance: sep,
-                    id: 64 + (k * 3 + j) as u32,
-                });
+                let inside = (0..3).all(|m| on_box[m].abs() <= h[m] + slack);
+                (!apart || inside).then_some((on_box, opposite))
             } else {
                 let (cp, _, _) = closest_points_between_segments(&p0, &p1, &q0, &q1);
-                let id = 64 + (k * 3 + j) as u32;
-                local.push(ManifoldPoint { point_a: cp.a, point_b: cp.a + n * sep, distance: sep, id });
+                let on_triangle = cp.a + n * sep;
+                (!apart || (cp.b - on_triangle).norm() <= slack).then_some((cp.a, on_triangle))
+            };
+            if let Some((point_a, point_b)) = pair {
+                local.push(ManifoldPoint { point_a, point_b, distance: sep, id });
             }
         }
     }

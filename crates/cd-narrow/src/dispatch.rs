@@ -306,8 +306,16 @@ fn box_triangle<T: Real>(
     }
     // GJK found them touching (or the caller wants overlaps only): SAT decides; with a
     // positive prediction it runs unbounded so a pair touching to rounding is kept.
-    let c = box_triangle_contact(bx, t, if p > T::zero() { T::infinity() } else { p })?;
-    (c.distance <= p).then(|| with_agreeing_points(c, bx, t))
+    let c = match box_triangle_contact(bx, t, if p > T::zero() { T::infinity() } else { p }) {
+        Some(c) => with_agreeing_points(c, bx, t),
+        // Nothing kept although GJK found them touching: a degenerate triangle, or SAT's axis
+        // apart by rounding along features that do not meet. EPA's contact stands.
+        None if p > T::zero() => {
+            convex_contact(bx, T::zero(), t, T::zero(), &ConvexConfig::default(), &mut GjkCache::default())
+        }
+        None => return None,
+    };
+    (c.distance <= p).then_some(c)
 }
 
 /// A SAT contact whose points are not apart along its normal by its distance is replaced by
@@ -572,10 +580,16 @@ pub fn manifold<T: Real>(
     // A pair SAT puts apart but within the prediction: its axis only bounds the gap from below,
     // and the clipped points need not hold the closest pair (a box meeting a triangle edge to
     // edge, or hanging over its edge: every clipped point farther apart than the closest pair,
-    // or none kept at all). The exact contact (GJK's closest points) settles it. Overlapping
-    // pairs keep SAT's manifold as it is: its depth is exact.
+    // or none kept at all). When a kept pair is as close as that bound, it is the closest pair
+    // (the common case, a box resting on a face); otherwise the exact contact (GJK's closest
+    // points, about as costly as the clipping again) settles it. Overlapping pairs keep SAT's
+    // manifold as it is: its depth is exact.
     if let Some(separation) = clipped {
-        if separation <= prediction && (separation > T::zero() || out.is_empty()) {
+        let slack = T::epsilon().sqrt() * (T::one() + separation.abs());
+        let bound_met = out.points().iter().any(|p| {
+            p.distance <= separation + slack && (p.point_b - p.point_a).norm() <= separation + slack
+        });
+        if separation <= prediction && (out.is_empty() || (separation > T::zero() && !bound_met)) {
             if let Some(c) = contact(a, b, prediction, cache)? {
                 join_exact(&c, out);
             }

@@ -349,7 +349,7 @@ fn cases_the_rotated_scenes_found() {
     assert_eq!(check_pair(Shape::Cone(&cone), Shape::Cone(&cone), 0.05, false), Some(1));
     // Boxes apart from triangles within the prediction, where SAT's axis (a lower bound on the
     // gap) is not the closest direction: the clipped manifold was empty, or its point closer
-    // than the shapes are; the exact contact now settles both.
+    // than the shapes are (a made-up pair); the exact contact now settles both.
     let rotated_box = |centre: P3, axes: [[f64; 3]; 3], half: [f64; 3]| {
         let m = nalgebra::Matrix3::from_columns(&axes.map(V3::from));
         Obb::new(centre, m, V3::from(half)).unwrap()
@@ -389,10 +389,10 @@ fn cases_the_rotated_scenes_found() {
         p(0.49282921737711294, -0.594955407012304, -0.4843852987167888),
     )
     .unwrap();
+    // SAT's edge pair here (0.0408 apart, the separation) is not a pair of the shapes (the
+    // closest pair is 0.0427 apart): the clipping keeps no point now rather than that one.
     box_triangle_manifold(&bx, &tri, 0.05, &mut raw);
-    let exact =
-        contact(Shape::Box(&bx), Shape::Triangle(&tri), 0.05, &mut PairCache::default()).unwrap().unwrap();
-    assert!(raw.deepest().unwrap().distance < exact.distance - 1e-3, "the clipping alone is too close here");
+    assert!(raw.is_empty(), "{raw:?}");
     assert!(check_pair(Shape::Box(&bx), Shape::Triangle(&tri), 0.05, false).is_some());
 }
 
