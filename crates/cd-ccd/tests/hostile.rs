@@ -129,6 +129,42 @@ fn regression_found_by_the_touch_check() {
     exercise::<f32>(&FOUND_BY_THE_TOUCH_CHECK);
 }
 
+/// Found by the `ccd_queries` fuzz target with that check (FUZZING.md, finding 53): in f32, a
+/// segment passing a sliver triangle came within the cast's tolerance at λ = 0.69 and parted
+/// again; the cast's final jump onto its last separating plane, whose direction was rounding
+/// noise there, took λ to 1.50, where the shapes were 0.375 apart — a grazing contact reported
+/// late. The jump is now limited to about the tolerance.
+const FOUND_BY_THE_TOUCH_CHECK_IN_F32: [f64; 22] = [
+    0.234375,
+    0.0,
+    -3.76617431640625,
+    -4.111328125,
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.00030517578125,
+    -0.46905517578125,
+    -0.00030517578125,
+    -0.00030517578125,
+    0.15594482421875,
+    0.0,
+    -0.31280517578125,
+    1.87530517578125,
+    -0.00030517578125,
+    0.00030517578125,
+    0.0,
+    0.0,
+    0.07781982421875,
+    -4.07867431640625,
+    -7.05902099609375,
+    0.0,
+];
+
+#[test]
+fn regression_grazing_cast_found_by_the_touch_check_in_f32() {
+    exercise::<f64>(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
+    exercise::<f32>(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
+}
+
 /// The f32 miss itself (FUZZING.md, finding 12), asserted directly.
 #[test]
 fn f32_shape_cast_reports_a_box_starting_inside_another() {

@@ -119,9 +119,17 @@ pub fn run(v: &[f64]) {
             }
             let mut m = Manifold::default();
             if manifold(a.shape(), b.shape(), 0.01 * scale, &mut PairCache::default(), &mut m).is_ok() {
+                // The manifold's points are as good as the contact they come from: checked
+                // when that converged (a capped EPA's answer is only a bound, and says so).
+                let converged = matches!(
+                    contact(a.shape(), b.shape(), 0.01 * scale, &mut PairCache::default()),
+                    Ok(Some(c)) if c.status == ContactStatus::Converged
+                );
                 for q in m.points() {
                     assert!(finite(&q.point_a.coords) && finite(&q.point_b.coords) && q.distance.is_finite());
-                    apart_along_normal("manifold point", &q.point_a, &q.point_b, &m.normal, q.distance);
+                    if converged {
+                        apart_along_normal("manifold point", &q.point_a, &q.point_b, &m.normal, q.distance);
+                    }
                 }
             }
             let (Ok(hit), Ok(ab), Ok(ba)) = (hit, ab, ba) else { continue };
