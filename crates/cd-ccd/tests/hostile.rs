@@ -6,6 +6,7 @@
 mod exercise;
 
 use cd_ccd::*;
+use cd_geom::{Ball, Triangle};
 use exercise::{exercise, ORACLE_STEPS, ROTATING_RUNS, TOUCH_CHECKS};
 use nalgebra::{Isometry3, Point3, Vector3};
 use proptest::prelude::*;
@@ -163,6 +164,35 @@ const FOUND_BY_THE_TOUCH_CHECK_IN_F32: [f64; 22] = [
 fn regression_grazing_cast_found_by_the_touch_check_in_f32() {
     exercise::<f64>(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
     exercise::<f32>(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
+}
+
+/// Found by the `ccd_queries` fuzz target with the touch check (FUZZING.md, finding 54): a
+/// point moving up out of the tip of a needle-like triangle (4 long, 3·10⁻⁴ wide at the tip),
+/// in its plane. The face test's slack let the two long edges' lines pass the point, and past
+/// the sharp tip they run together: in f32 the point was "met" 0.07 above the tip. In f64 the
+/// same happened to a still ball 8·10⁷¹ from a 1.5·10³³-long sliver. A face hit must now also be
+/// a contact with the face.
+#[test]
+fn regression_sliver_tip_found_by_the_touch_check() {
+    let q = -5.0f32 / 16384.0; // −0.00030517578125, exactly
+    let needle = Triangle::new(
+        Point3::new(0.0, 0.0, -4.078_674_3),
+        Point3::new(q, q, q),
+        Point3::new(0.0, 0.0, -4.062_805),
+    )
+    .unwrap();
+    let point = Ball::new(Point3::origin(), 0.0f32).unwrap();
+    let up = LinearMotion::new(Vector3::new(q, q, 0.077_819_824), Vector3::zeros(), 4.078_674_3).unwrap();
+    assert_eq!(sphere_triangle(&point, &needle, &up), None);
+    let far = Ball::new(Point3::new(-8.01698451676612e71, -1.488610293851516e33, 0.0), 0.0).unwrap();
+    let sliver = Triangle::new(
+        Point3::new(-1.488610293851516e33, 0.0, 0.0),
+        Point3::origin(),
+        Point3::new(0.0, 0.0, 2.7983481300318482),
+    )
+    .unwrap();
+    let still = LinearMotion::new(Vector3::zeros(), Vector3::zeros(), 1.0).unwrap();
+    assert_eq!(sphere_triangle(&far, &sliver, &still), None);
 }
 
 /// The f32 miss itself (FUZZING.md, finding 12), asserted directly.

@@ -145,8 +145,7 @@ pub fn exercise<T: Real>(v: &[f64]) {
     let tol = T::epsilon().sqrt() * (T::lit(scale) + reach);
     // The check that a converged contact is one, for inputs up to 0.1/√ε (about 7·10⁶ in f64,
     // 290 in f32; FUZZING.md, "Known limits": beyond, a box 10³ times longer than wide gives
-    // f32 witness points thousands apart, and at 10⁴⁰ a 10²⁰-long sliver's edge slack, sized
-    // by the coordinates, takes in a ball beyond its end).
+    // f32 witness points thousands apart).
     let checked = T::lit(scale) <= T::lit(0.1) / T::epsilon().sqrt();
     let size = if checked { T::lit(scale) + reach } else { T::infinity() };
     let ball = Ball::new(p(0), x(12).abs());
