@@ -28,7 +28,7 @@ use crate::convex::{convex_contact, ConvexConfig};
 #[cfg(test)]
 use crate::gjk::gjk_distance;
 use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig};
-use crate::manifold::{Manifold, ManifoldPoint};
+use crate::manifold::{Candidates, Manifold, ManifoldPoint};
 use crate::sat_obb::{obb_obb_sat, obb_obb_sat_face_preferring, BoxFeature, BoxSat, SatCache};
 
 /// A clipped point in the reference face's frame: `(x, y)` along the two side axes, `z` the
@@ -323,9 +323,7 @@ fn clip_faces<T: Real>(
     }
     let base =
         (u32::from(flip) << 12) | (((i * 2 + ref_sign) as u32) << 9) | (((j * 2 + inc_sign) as u32) << 6);
-    let mut candidates =
-        [ManifoldPoint { point_a: Point::origin(), point_b: Point::origin(), distance: T::zero(), id: 0 }; 8];
-    let mut count = 0;
+    let mut candidates = Candidates::<T, 8>::new();
     for c in &poly[..len] {
         if c.z > prediction {
             continue;
@@ -333,10 +331,9 @@ fn clip_faces<T: Real>(
         let on_ref = origin + u1 * c.x + u2 * c.y;
         let on_inc = on_ref + n * c.z;
         let (point_a, point_b) = if flip { (on_inc, on_ref) } else { (on_ref, on_inc) };
-        candidates[count] = ManifoldPoint { point_a, point_b, distance: c.z, id: base | c.id };
-        count += 1;
+        candidates.push(ManifoldPoint { point_a, point_b, distance: c.z, id: base | c.id });
     }
-    out.reduce(&candidates[..count]);
+    out.reduce(candidates.as_slice());
 }
 
 /// One Sutherland–Hodgman pass of the polygon `poly[..len]` against side plane `plane`

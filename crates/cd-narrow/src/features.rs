@@ -32,7 +32,7 @@ use nalgebra::Isometry3;
 
 use crate::clip::{evenly_spread, ClipPolygon, FACE_CLIP_CAPACITY, MAX_FACE_POINTS};
 use crate::dispatch::Shape;
-use crate::manifold::{Manifold, ManifoldPoint};
+use crate::manifold::{Candidates, Manifold, ManifoldPoint};
 use crate::sat_polyhedron::outward_side;
 use cd_geom::unit_perpendicular;
 
@@ -357,10 +357,8 @@ pub(crate) fn feature_manifold<T: Real>(
     };
     let Some(count) = count else { return false };
 
-    let mut candidates =
-        [ManifoldPoint { point_a: Point::origin(), point_b: Point::origin(), distance: T::zero(), id: 0 };
-            CLIP_CAPACITY];
-    let mut kept = 0;
+    // Room for every clipped pair and the exact contact.
+    let mut candidates = Candidates::<T, { CLIP_CAPACITY + 1 }>::new();
     let base = (1 << 29) | ((fa.id & 0x1ff) << 19) | ((fb.id & 0x1ff) << 10);
     for &(pa, pb, id) in &pairs[..count] {
         let gap = n.dot(&(pb - pa)) - ra - rb;
@@ -372,29 +370,35 @@ pub(crate) fn feature_manifold<T: Real>(
         // invent penetration.
         let gap = if gap < c.distance { c.distance } else { gap };
         let point_a = pa + n * ra;
-        candidates[kept] =
-            ManifoldPoint { point_a, point_b: point_a + n * gap, distance: gap, id: base | (id & 0x3ff) };
-        kept += 1;
+        candidates.push(ManifoldPoint {
+            point_a,
+            point_b: point_a + n * gap,
+            distance: gap,
+            id: base | (id & 0x3ff),
+        });
     }
-    if kept == 0 {
+    let Some(first) = candidates.as_slice().first().copied() else {
         return false;
-    }
+    };
     // The exact contact joins when the clipped features miss it (the deepest point lies where
     // the incident feature hangs over the reference face's edge): the manifold always holds
     // the true deepest point.
-    let deepest = candidates[..kept].iter().fold(T::infinity(), |m, p| m.min(p.distance));
+    let deepest = candidates.as_slice().iter().fold(T::infinity(), |m, p| m.min(p.distance));
     let spread =
-        candidates[..kept].iter().fold(T::zero(), |m, p| m.max((p.point_a - candidates[0].point_a).amax()));
+        candidates.as_slice().iter().fold(T::zero(), |m, p| m.max((p.point_a - first.point_a).amax()));
     let tolerance = T::lit(1e-3) * (spread + c.distance.abs())
         + T::epsilon().sqrt() * (T::one() + c.point_a.coords.amax());
     if deepest > c.distance + tolerance {
-        candidates[kept] =
-            ManifoldPoint { point_a: c.point_a, point_b: c.point_b, distance: c.distance, id: base | 0x3ff };
-        kept += 1;
+        candidates.push(ManifoldPoint {
+            point_a: c.point_a,
+            point_b: c.point_b,
+            distance: c.distance,
+            id: base | 0x3ff,
+        });
     }
     out.clear();
     out.normal = n;
-    out.reduce(&candidates[..kept]);
+    out.reduce(candidates.as_slice());
     true
 }
 
