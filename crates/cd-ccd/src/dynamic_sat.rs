@@ -476,9 +476,9 @@ fn manifold_centre<T: Real>(m: &Manifold<T, 3>) -> Option<(Point3<T>, Point3<T>)
 
 /// Builds the answer of a dynamic SAT test. Without touching contact points from the touching
 /// features or the static clipping (a flat box's faces can clip to nothing, or along another
-/// axis; a moved shape outside the coordinate range), GJK's closest points of A moved to the time of impact and B stand in:
-/// the supports along the normal are arbitrary corners of a flat face (two were 3.5 apart on a
-/// box of zero thickness).
+/// axis; a moved shape outside the coordinate range), GJK's closest points of A moved to the
+/// time of impact and B stand in: the supports along the normal are arbitrary corners of a
+/// flat face (two were 3.5 apart on a box of zero thickness).
 #[allow(clippy::too_many_arguments)]
 fn finish<T, A, B>(
     t: T,

@@ -104,6 +104,28 @@ where
     crate::gjk::cso_support(a, b, &-n, &mut [0; 2])
 }
 
+/// [`support_along`] for a start polytope, growing the absolute tolerance `tol` to
+/// `tolerance` times the largest support point seen: GJK's simplex alone can be the origin
+/// (shapes touching at a vertex), which made the tolerance 10⁻⁴¹ and let rounding make a flat
+/// A − B (two segments) look solid.
+pub(crate) fn start_support<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    n: &Vector<T, D>,
+    tolerance: T,
+    tol: &mut T,
+) -> SimplexVertex<T, D>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let w = support_along(a, b, n);
+    let scaled = scaled_tolerance(tolerance, w.w.norm_squared());
+    *tol = if scaled > *tol { scaled } else { *tol };
+    w
+}
+
 /// A zero-depth answer at the vertex `v` with normal `n`.
 pub(crate) fn touching<T: Real, const D: usize>(
     v: SimplexVertex<T, D>,

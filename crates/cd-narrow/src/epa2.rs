@@ -9,7 +9,7 @@
 use cd_geom::{ContactStatus, Real, SupportMap, Vector};
 
 use crate::epa::{
-    axis, distinct_vertices, scaled_tolerance, support_along, touching, EpaConfig, Penetration,
+    axis, distinct_vertices, scaled_tolerance, start_support, support_along, touching, EpaConfig, Penetration,
 };
 use crate::simplex::{Simplex, SimplexVertex};
 
@@ -40,8 +40,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    // Grown by the start's support points: GJK's simplex can be the origin alone (see the 3D
-    // EPA's start).
+    // Grown by the start's support points ([`start_support`]).
     let mut tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
     let mut poly = match start_polygon(a, b, simplex, config.tolerance, &mut tol) {
         Ok(p) => p,
@@ -118,12 +117,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let support = |d: &Vector<T, D>, tol: &mut T| {
-        let w = support_along(a, b, d);
-        let scaled = scaled_tolerance(tolerance, w.w.norm_squared());
-        *tol = if scaled > *tol { scaled } else { *tol };
-        w
-    };
+    let support = |d: &Vector<T, D>, tol: &mut T| start_support(a, b, d, tolerance, tol);
     let mut pts = Vec::with_capacity(D + 1);
     distinct_vertices(simplex, *tol * *tol, &mut pts);
     if pts.len() == 3 && orient(&pts[0].w, &pts[1].w, &pts[2].w).abs() <= *tol * (pts[1].w - pts[0].w).norm()

@@ -15,7 +15,7 @@ use std::collections::BinaryHeap;
 use cd_geom::{ContactStatus, Real, SupportMap, Vector};
 
 use crate::epa::{
-    axis, distinct_vertices, scaled_tolerance, support_along, touching, EpaConfig, Penetration,
+    axis, distinct_vertices, scaled_tolerance, start_support, touching, EpaConfig, Penetration,
 };
 use crate::gjk::cso_support;
 use crate::simplex::{shortest_edges, Simplex, SimplexVertex};
@@ -369,9 +369,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    // Relative to the size of A − B, as far as the start's points show it: GJK's simplex alone
-    // can be a single point at the origin (shapes touching at a vertex), which made the
-    // tolerance 10⁻⁴¹ and a flat A − B (two segments) look solid to rounding.
+    // Grown by the start's support points ([`start_support`]).
     let mut tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
     let Scratch { start, poly, horizon, stack } = scratch;
     if let Err(answer) = start_polytope(a, b, simplex, config.tolerance, &mut tol, start, poly) {
@@ -422,12 +420,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let support = |d: &Vector<T, D>, tol: &mut T| {
-        let w = support_along(a, b, d);
-        let scaled = scaled_tolerance(tolerance, w.w.norm_squared());
-        *tol = if scaled > *tol { scaled } else { *tol };
-        w
-    };
+    let support = |d: &Vector<T, D>, tol: &mut T| start_support(a, b, d, tolerance, tol);
     distinct_vertices(simplex, *tol * *tol, pts);
     let flat = |n: Vector<T, D>| {
         let (pa, pb) = simplex.witnesses();
