@@ -147,16 +147,7 @@ impl<'a, T: Real> Face<'a, T> {
             return Entry::Inside;
         }
         if let Some(t) = self.offset_face_hit(origin, v, r, max_t) {
-            // The face test's slack lets each edge's line pass points a few ulps outside; past
-            // a sliver's sharp corner those lines run together, so its slack region reaches
-            // slack/angle beyond the corner (in f32, a point 0.07 above a needle's tip was met
-            // at its "face"). A face hit must also be a contact with the face itself; the
-            // edge and vertex tests below time a contact at the corner.
-            let centre = origin + v * t;
-            let reach = r + T::lit(4.0) * boundary_slack(self.magnitude.max(centre.coords.amax()));
-            if (self.closest_point(&centre) - centre).norm_squared() <= reach * reach {
-                return Entry::At(t);
-            }
+            return Entry::At(t);
         }
         let mut best = Earliest::new();
         for (i, a, b) in self.edges() {

@@ -6,7 +6,6 @@
 mod exercise;
 
 use cd_ccd::*;
-use cd_geom::{Ball, Triangle};
 use exercise::{exercise, ORACLE_STEPS, ROTATING_RUNS, TOUCH_CHECKS};
 use nalgebra::{Isometry3, Point3, Vector3};
 use proptest::prelude::*;
@@ -166,33 +165,40 @@ fn regression_grazing_cast_found_by_the_touch_check_in_f32() {
     exercise::<f32>(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
 }
 
-/// Found by the `ccd_queries` fuzz target with the touch check (FUZZING.md, finding 54): a
-/// point moving up out of the tip of a needle-like triangle (4 long, 3·10⁻⁴ wide at the tip),
-/// in its plane. The face test's slack let the two long edges' lines pass the point, and past
-/// the sharp tip they run together: in f32 the point was "met" 0.07 above the tip. In f64 the
-/// same happened to a still ball 8·10⁷¹ from a 1.5·10³³-long sliver. A face hit must now also be
-/// a contact with the face.
+/// Found by the `ccd_queries` fuzz target while finding 54 had a fix (since reverted): a
+/// capsule of radius 0 whose end grazes a sliver triangle's face at t = 0.3836 and then passes
+/// through it. Requiring every face hit to be within a few slacks of the triangle dropped
+/// that one (the end was 3.8·10⁻⁹ outside near the sharp corner, 5·10⁴ slacks) and the contact
+/// came at 0.51, after the overlap: the lateness check fails on it.
+const FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER: [f64; 22] = [
+    0.01007080078125,
+    -0.078125,
+    -0.00030517578125,
+    5.07781982421875,
+    -0.00030517578125,
+    -0.0006103515625,
+    -0.00030517578125,
+    -0.00030517578125,
+    5.15594482421875,
+    0.07781982421875,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    f64::NAN,
+    5.15594482421875,
+    6.93817138671875,
+    -4.11376953125,
+    6.90185546875,
+];
+
 #[test]
-fn regression_sliver_tip_found_by_the_touch_check() {
-    let q = -5.0f32 / 16384.0; // −0.00030517578125, exactly
-    let needle = Triangle::new(
-        Point3::new(0.0, 0.0, -4.078_674_3),
-        Point3::new(q, q, q),
-        Point3::new(0.0, 0.0, -4.062_805),
-    )
-    .unwrap();
-    let point = Ball::new(Point3::origin(), 0.0f32).unwrap();
-    let up = LinearMotion::new(Vector3::new(q, q, 0.077_819_824), Vector3::zeros(), 4.078_674_3).unwrap();
-    assert_eq!(sphere_triangle(&point, &needle, &up), None);
-    let far = Ball::new(Point3::new(-8.01698451676612e71, -1.488610293851516e33, 0.0), 0.0).unwrap();
-    let sliver = Triangle::new(
-        Point3::new(-1.488610293851516e33, 0.0, 0.0),
-        Point3::origin(),
-        Point3::new(0.0, 0.0, 2.7983481300318482),
-    )
-    .unwrap();
-    let still = LinearMotion::new(Vector3::zeros(), Vector3::zeros(), 1.0).unwrap();
-    assert_eq!(sphere_triangle(&far, &sliver, &still), None);
+fn regression_sliver_face_grazed_then_crossed() {
+    exercise::<f64>(&FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER);
+    exercise::<f32>(&FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER);
 }
 
 /// The f32 miss itself (FUZZING.md, finding 12), asserted directly.
