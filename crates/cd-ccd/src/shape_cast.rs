@@ -203,22 +203,31 @@ where
             // Stalled: neither λ nor |v| moved (rounding makes the sub-simplex search return
             // the same face near a grazing contact, mostly in f32). Take a conservative step
             // from GJK's distance at this λ instead and restart the simplex there.
-            match gjk_step(a, b, &r, lambda, radius, tolerance, &mut hint_a, &mut hint_b) {
-                GjkStep::Touching => {
-                    status =
-                        if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
-                    break;
-                }
-                GjkStep::Miss => return None,
-                GjkStep::Advance { to, normal: n, w } => {
-                    if to > max_t {
-                        return None;
-                    }
-                    (lambda, normal) = (to, n);
-                    simplex = Simplex::single(w);
-                    v = w.w;
-                }
+            // A at λ: its Minkowski sum with the single point of its displacement.
+            let moved = MinkowskiSum { a, b: cd_geom::Point::from(r * lambda) };
+            let g = gjk_distance(&moved, b, &GjkConfig::default(), &mut GjkCache::default());
+            let gap = g.safe_distance() - radius;
+            if g.status == GjkStatus::Intersecting || gap <= tolerance {
+                status = if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
+                break;
             }
+            let n = unit_or_zero(g.point_b - g.point_a);
+            let approach = n.dot(&r); // under translation the gap along n closes at this rate
+            if approach <= T::zero() {
+                return None;
+            }
+            let step = gap / approach;
+            lambda += step;
+            if lambda > max_t {
+                return None;
+            }
+            normal = n;
+            let w = SimplexVertex::new(
+                a.support_from(&-n, &mut hint_a) + r * lambda,
+                b.support_from(&n, &mut hint_b),
+            );
+            simplex = Simplex::single(w);
+            v = w.w;
         }
     }
     if simplex.is_full() {
@@ -237,52 +246,6 @@ where
         status,
     };
     Some(toi.shifted(motion.offset_b(lambda)))
-}
-
-/// What GJK's distance at a cast's current λ says.
-enum GjkStep<T: Real, const D: usize> {
-    /// Within the tolerance of touching (or overlapping).
-    Touching,
-    /// Apart, and the motion does not close the gap along the closest direction.
-    Miss,
-    /// Apart: the conservative step along the closest direction reaches λ = `to`, where the
-    /// cast restarts from the support pair `w` with the separating `normal`.
-    Advance { to: T, normal: Vector<T, D>, w: SimplexVertex<T, D> },
-}
-
-/// GJK's distance between A moved to `lambda` along `r` and B, and the conservative step it
-/// allows: the cast's fallback when its own simplex stalls.
-#[allow(clippy::too_many_arguments)]
-fn gjk_step<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
-    r: &Vector<T, D>,
-    lambda: T,
-    radius: T,
-    tolerance: T,
-    hint_a: &mut u32,
-    hint_b: &mut u32,
-) -> GjkStep<T, D>
-where
-    T: Real,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    // A at λ: its Minkowski sum with the single point of its displacement.
-    let moved = MinkowskiSum { a, b: cd_geom::Point::from(r * lambda) };
-    let g = gjk_distance(&moved, b, &GjkConfig::default(), &mut GjkCache::default());
-    let gap = g.safe_distance() - radius;
-    if g.status == GjkStatus::Intersecting || gap <= tolerance {
-        return GjkStep::Touching;
-    }
-    let n = unit_or_zero(g.point_b - g.point_a);
-    let approach = n.dot(r); // under translation the gap along n closes at this rate
-    if approach <= T::zero() {
-        return GjkStep::Miss;
-    }
-    let to = lambda + gap / approach;
-    let w = SimplexVertex::new(a.support_from(&-n, hint_a) + r * to, b.support_from(&n, hint_b));
-    GjkStep::Advance { to, normal: n, w }
 }
 
 /// [`shape_cast`] for two shapes given in their local frames with their poses at time 0 (the

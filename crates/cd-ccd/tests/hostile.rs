@@ -24,6 +24,12 @@ fn any_float() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// Runs every query on `v` in f64 and in f32.
+fn in_both_precisions(v: &[f64]) {
+    exercise::<f64>(v);
+    exercise::<f32>(v);
+}
+
 fn cases() -> u32 {
     std::env::var("CCD_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(1500)
 }
@@ -33,8 +39,7 @@ proptest! {
 
     #[test]
     fn arbitrary_floats_never_panic_or_yield_nan(v in proptest::collection::vec(any_float(), 21..24)) {
-        exercise::<f64>(&v);
-        exercise::<f32>(&v);
+        in_both_precisions(&v);
         let n = CASES_RUN.fetch_add(1, Ordering::Relaxed) + 1;
         // Two calls per case (f64 and f32): at least a fifth of the cases reach the rotating
         // queries once the run is long enough to judge.
@@ -91,8 +96,7 @@ fn motions_reject_non_finite_and_out_of_range_values() {
 /// its normal.
 #[test]
 fn regression_found_by_the_lateness_step_check() {
-    exercise::<f64>(&FOUND_BY_THE_STEP_CHECK);
-    exercise::<f32>(&FOUND_BY_THE_STEP_CHECK);
+    in_both_precisions(&FOUND_BY_THE_STEP_CHECK);
 }
 
 /// Found by the check that a converged contact touches (FUZZING.md, finding 51): a box of
@@ -125,8 +129,7 @@ const FOUND_BY_THE_TOUCH_CHECK: [f64; 21] = [
 
 #[test]
 fn regression_found_by_the_touch_check() {
-    exercise::<f64>(&FOUND_BY_THE_TOUCH_CHECK);
-    exercise::<f32>(&FOUND_BY_THE_TOUCH_CHECK);
+    in_both_precisions(&FOUND_BY_THE_TOUCH_CHECK);
 }
 
 /// Found by the `ccd_queries` fuzz target with that check (FUZZING.md, finding 53): in f32, a
@@ -161,8 +164,7 @@ const FOUND_BY_THE_TOUCH_CHECK_IN_F32: [f64; 22] = [
 
 #[test]
 fn regression_grazing_cast_found_by_the_touch_check_in_f32() {
-    exercise::<f64>(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
-    exercise::<f32>(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
+    in_both_precisions(&FOUND_BY_THE_TOUCH_CHECK_IN_F32);
 }
 
 /// Found by the `ccd_queries` fuzz target while finding 54 had a fix (since reverted): a
@@ -197,8 +199,7 @@ const FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER: [f64; 22] = [
 
 #[test]
 fn regression_sliver_face_grazed_then_crossed() {
-    exercise::<f64>(&FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER);
-    exercise::<f32>(&FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER);
+    in_both_precisions(&FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER);
 }
 
 /// The f32 miss itself (FUZZING.md, finding 12), asserted directly.
@@ -247,8 +248,7 @@ fn regression_segment_starting_on_a_triangle_at_huge_coordinates() {
         2.3529052734375,
         2.109375,
     ];
-    exercise::<f64>(&v);
-    exercise::<f32>(&v);
+    in_both_precisions(&v);
     let p = |i: usize| Point3::new(v[i], v[i + 1], v[i + 2]);
     let capsule = cd_geom::Capsule::new(p(2), p(5), 0.0).unwrap();
     let tri = cd_geom::Triangle::new(p(1), p(4), p(14)).unwrap();
@@ -350,8 +350,7 @@ fn regression_ball_starting_on_a_segment_shaped_triangle() {
     ] {
         v[i] = x;
     }
-    exercise::<f64>(&v);
-    exercise::<f32>(&v);
+    in_both_precisions(&v);
 }
 
 /// Found by the `ccd_queries` fuzz target (2026-11-24, FUZZING.md finding 19): a radius-0
@@ -407,8 +406,7 @@ fn regression_segment_piercing_a_sliver_triangle_near_its_end() {
         0.012849999999999999,
         -206000000.0,
     ];
-    exercise::<f64>(&v);
-    exercise::<f32>(&v);
+    in_both_precisions(&v);
 }
 
 /// Fuzz finding 22 (FUZZING.md): a zero-radius capsule 7.8 long, almost along an edge of a
@@ -442,8 +440,7 @@ fn regression_capsule_end_crossing_a_triangle_edge_in_f32() {
         7.1490478515625,
         7.13714599609375,
     ];
-    exercise::<f64>(&V);
-    exercise::<f32>(&V);
+    in_both_precisions(&V);
     // The first contact itself, in both precisions.
     fn first_contact<T: cd_geom::Real>() -> f64 {
         let x = |i: usize| T::lit(V[i % V.len()]);
@@ -493,8 +490,7 @@ fn regression_huge_f32_triangle_has_a_normal() {
         0.0811767578125,
         0.0,
     ];
-    exercise::<f64>(&v);
-    exercise::<f32>(&v);
+    in_both_precisions(&v);
 }
 
 /// Fuzz finding 31 (FUZZING.md): `capsule_triangle` at coordinates up to 2.9·10¹⁰ reported the

@@ -24,7 +24,7 @@ use cd_geom::{
     SupportMap, Vector,
 };
 
-use crate::convex::{convex_contact, ConvexConfig};
+use crate::convex::clipped_or_gjk_epa;
 #[cfg(test)]
 use crate::gjk::gjk_distance;
 use crate::gjk::{gjk_distance_within, GjkCache, GjkConfig};
@@ -97,23 +97,9 @@ pub fn box_box_contact<T: Real>(
     }
     let mut m = Manifold::new(sat.normal);
     clip_feature(a, b, &sat, sat.separation.max(T::zero()), &mut m);
-    let Some(mut c) = m.deepest_contact(ContactStatus::Converged) else {
-        // Clipping a grazing contact, or a flat box's, can leave no point. The supports along
-        // the normal are no witness pair then (a flat box's support is a corner, which was
-        // 5.6 away from the touching point at distance 0): GJK and EPA give the contact with
-        // points that agree with it.
-        return Some(convex_contact(
-            a,
-            T::zero(),
-            b,
-            T::zero(),
-            &ConvexConfig::default(),
-            &mut GjkCache::default(),
-        ));
-    };
-    // The depth is SAT's (exact); the clipped points agree with it to rounding.
-    c.distance = sat.separation;
-    Some(c)
+    // The depth is SAT's (exact); the clipped points agree with it to rounding, unless the
+    // boxes are flat (then GJK and EPA answer).
+    Some(clipped_or_gjk_epa(m.deepest_contact(ContactStatus::Converged), sat.separation, a, b))
 }
 
 /// The exact contact of two separated boxes (`sat.separation > 0`) without GJK, or `None` in

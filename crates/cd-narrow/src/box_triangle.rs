@@ -9,6 +9,7 @@ use cd_geom::{
 };
 
 use crate::clip::ClipPolygon;
+use crate::convex::clipped_or_gjk_epa;
 use crate::manifold::{Candidates, Manifold, ManifoldPoint};
 
 /// A clipped triangle or box face: three or four vertices and at most one more per side plane
@@ -196,8 +197,10 @@ pub fn box_triangle_manifold<T: Real>(
     Some(sep)
 }
 
-/// The box/triangle contact (deepest manifold point, SAT's exact depth), or `None` when farther
-/// apart than `prediction` (a non-positive prediction: separated pairs are for GJK).
+/// The box/triangle contact (deepest manifold point, SAT's exact depth; GJK and EPA's when
+/// clipping degenerate features keeps no point, or points that do not touch), or `None` when
+/// farther apart than `prediction` (a non-positive prediction: separated pairs are for GJK) or
+/// for a degenerate triangle.
 pub fn box_triangle_contact<T: Real>(
     bx: &Obb<T, 3>,
     tri: &Triangle<T, 3>,
@@ -205,7 +208,8 @@ pub fn box_triangle_contact<T: Real>(
 ) -> Option<Contact<T, 3>> {
     let mut m = Manifold::default();
     let sep = box_triangle_manifold(bx, tri, prediction, &mut m)?;
-    let mut c = m.deepest_contact(ContactStatus::Converged)?;
-    c.distance = sep;
-    Some(c)
+    if sep > prediction {
+        return None;
+    }
+    Some(clipped_or_gjk_epa(m.deepest_contact(ContactStatus::Converged), sep, bx, tri))
 }

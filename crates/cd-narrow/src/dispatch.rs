@@ -307,33 +307,14 @@ fn box_triangle<T: Real>(
     // GJK found them touching (or the caller wants overlaps only): SAT decides; with a
     // positive prediction it runs unbounded so a pair touching to rounding is kept.
     let c = match box_triangle_contact(bx, t, if p > T::zero() { T::infinity() } else { p }) {
-        Some(c) => with_agreeing_points(c, bx, t),
-        // Nothing kept although GJK found them touching: a degenerate triangle, or SAT's axis
-        // apart by rounding along features that do not meet. EPA's contact stands.
+        Some(c) => c,
+        // A degenerate triangle, which SAT does not take, although GJK found them touching.
         None if p > T::zero() => {
             convex_contact(bx, T::zero(), t, T::zero(), &ConvexConfig::default(), &mut GjkCache::default())
         }
         None => return None,
     };
     (c.distance <= p).then_some(c)
-}
-
-/// A SAT contact whose points are not apart along its normal by its distance is replaced by
-/// GJK and EPA's, whose points agree with theirs: degenerate shapes (a box of zero extent, a
-/// triangle with two equal vertices) can clip to features that do not touch — a triangle's
-/// far end, 3.9 away, for a contact at distance 10⁻³⁰⁰ (fuzz finding 52).
-fn with_agreeing_points<T: Real, A, B>(c: Contact<T, 3>, a: &A, b: &B) -> Contact<T, 3>
-where
-    A: SupportMap<T, 3>,
-    B: SupportMap<T, 3>,
-{
-    let off = (c.point_b - c.point_a - c.normal * c.distance).norm();
-    let scale = T::one() + c.point_a.coords.amax().max(c.point_b.coords.amax());
-    if off <= T::epsilon().sqrt() * scale {
-        c
-    } else {
-        convex_contact(a, T::zero(), b, T::zero(), &ConvexConfig::default(), &mut GjkCache::default())
-    }
 }
 
 fn small_hulls<T: Real>(a: &PlacedHull<'_, T>, b: &PlacedHull<'_, T>) -> bool {
@@ -392,9 +373,7 @@ fn dispatch_contact<T: Real>(
         (S::Ball(x), S::Triangle(y)) => ball_triangle_contact(x, y, p),
         (S::Triangle(x), S::Capsule(y)) => triangle_capsule_contact(x, y, p),
         (S::Capsule(x), S::Triangle(y)) => capsule_triangle_contact(x, y, p),
-        (S::Box(x), S::Box(y)) => {
-            box_box_contact(x, y, p, &mut cache.sat).map(|c| with_agreeing_points(c, x, y))
-        }
+        (S::Box(x), S::Box(y)) => box_box_contact(x, y, p, &mut cache.sat),
         (S::Box(x), S::Triangle(y)) => box_triangle(x, y, p, cache),
         (S::Triangle(x), S::Box(y)) => box_triangle(y, x, p, cache).map(|c| c.flipped()),
         (S::HalfSpace(_), S::HalfSpace(_)) => return Err(unsupported(a, b)),

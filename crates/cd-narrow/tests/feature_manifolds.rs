@@ -179,15 +179,23 @@ fn check_scenes(seed: u64, scenes: usize, tilt: f64, motion: impl Fn(&mut Rng) -
         };
         let c = |rng: &mut Rng| P3::from(rng.vector::<3>(-0.6, 0.6));
         let half = |rng: &mut Rng| V3::new(rng.range(0.1, 0.6), rng.range(0.1, 0.6), rng.range(0.1, 0.6));
-        let g = own(&mut rng);
-        let cube =
-            Obb::new(g * c(&mut rng), g.rotation.to_rotation_matrix().into_inner(), half(&mut rng)).unwrap();
-        let g = own(&mut rng);
-        let local = ConvexPolyhedron::from_obb(&unit_cube_at(P3::origin(), half(&mut rng))).unwrap();
-        let pose = g * Isometry3::from_parts(
-            Translation3::from(rng.vector::<3>(-0.6, 0.6)),
-            UnitQuaternion::identity(),
-        );
+        let new_box = |rng: &mut Rng| {
+            let g = own(rng);
+            Obb::new(g * c(rng), g.rotation.to_rotation_matrix().into_inner(), half(rng)).unwrap()
+        };
+        let new_hull = |rng: &mut Rng| {
+            let g = own(rng);
+            let local = ConvexPolyhedron::from_obb(&unit_cube_at(P3::origin(), half(rng))).unwrap();
+            (
+                local,
+                g * Isometry3::from_parts(
+                    Translation3::from(rng.vector::<3>(-0.6, 0.6)),
+                    UnitQuaternion::identity(),
+                ),
+            )
+        };
+        let cube = new_box(&mut rng);
+        let (local, pose) = new_hull(&mut rng);
         let g = own(&mut rng);
         let y = rng.range(-0.5, 0.5);
         let tri =
@@ -212,15 +220,8 @@ fn check_scenes(seed: u64, scenes: usize, tilt: f64, motion: impl Fn(&mut Rng) -
         )
         .unwrap();
         // A second box and hull: the box/box and hull/hull clipping (SAT) paths.
-        let g = own(&mut rng);
-        let cube2 =
-            Obb::new(g * c(&mut rng), g.rotation.to_rotation_matrix().into_inner(), half(&mut rng)).unwrap();
-        let g = own(&mut rng);
-        let local2 = ConvexPolyhedron::from_obb(&unit_cube_at(P3::origin(), half(&mut rng))).unwrap();
-        let pose2 = g * Isometry3::from_parts(
-            Translation3::from(rng.vector::<3>(-0.6, 0.6)),
-            UnitQuaternion::identity(),
-        );
+        let cube2 = new_box(&mut rng);
+        let (local2, pose2) = new_hull(&mut rng);
         let shapes = [
             Shape::Box(&cube),
             Shape::Box(&cube2),
