@@ -661,3 +661,57 @@ fn a_point_sliding_in_a_concave_polygons_plane_touches_at_its_outline() {
         }
     }
 }
+
+/// Fuzz finding 54 (FUZZING.md): past the tip of a needle, the face test's per-edge slacks ran
+/// together for slack/angle, so a point 0.07 beyond the tip of a 4-long needle 3·10⁻⁴ wide
+/// (in f32) was "met" while it moved away. With the corner cuts, a point beyond the tip is met
+/// only when it reaches the tip; the needles here get sharper than that one, in the plane and
+/// just off it, for balls of radius 0 and 1, far from and near the origin.
+fn needle_tips_are_met_at_the_tip<T: cd_geom::Real>() {
+    let lit = T::lit;
+    for offset in [0.0, 3e3] {
+        for width in [3e-4, 1e-6, 1e-9] {
+            for (radius, lift) in [(0.0, 0.0), (0.0, 0.1), (1.0, 0.0), (1.0, 0.5)] {
+                let at = |x: f64, y: f64, z: f64| Point3::new(lit(x + offset), lit(y), lit(z));
+                // The tip at (4, 0, 0), the base across x = 0.
+                let Ok(tri) =
+                    cd_geom::Triangle::new(at(0.0, -width, 0.0), at(0.0, width, 0.0), at(4.0, 0.0, 0.0))
+                else {
+                    continue; // too thin to have a normal in this precision
+                };
+                let case = format!("width {width:e}, radius {radius}, lift {lift}, offset {offset}");
+                // Beyond the tip (0.07 past the surface of the ball), leaving or standing still.
+                let start = at(4.0 + radius + 0.07, 0.0, lift);
+                let ball = cd_geom::Ball::new(start, lit(radius)).unwrap();
+                for speed in [1.0, 0.0] {
+                    let motion =
+                        LinearMotion::of_a(Vector3::new(lit(speed), T::zero(), T::zero()), T::one()).unwrap();
+                    let hit = sphere_triangle(&ball, &tri, &motion);
+                    assert!(hit.is_none(), "{case}, speed {speed}: met beyond the tip: {hit:?}");
+                }
+                // Arriving: met when the ball reaches the tip, 0.07 along (up to the slack); a
+                // point passing above the plane never is.
+                let motion =
+                    LinearMotion::of_a(Vector3::new(lit(-1.0), T::zero(), T::zero()), T::one()).unwrap();
+                let hit = sphere_triangle(&ball, &tri, &motion);
+                if lift > radius {
+                    assert!(hit.is_none(), "{case}: a point passing above was met: {hit:?}");
+                    continue;
+                }
+                let hit = hit.unwrap_or_else(|| panic!("{case}: never reaches the tip"));
+                let expected =
+                    if lift == 0.0 { 0.07 } else { 0.07 + radius - (radius * radius - lift * lift).sqrt() };
+                // Up to a few boundary slacks (64 ulps of the coordinates) early.
+                let slack = T::epsilon() * lit(256.0 * (offset + 5.0));
+                let error = (hit.time - lit(expected)).abs();
+                assert!(error < lit(1e-3) + slack, "{case}: met at {:?}, not {expected}", hit.time);
+            }
+        }
+    }
+}
+
+#[test]
+fn regression_ball_beyond_a_needle_tip_is_not_met() {
+    needle_tips_are_met_at_the_tip::<f64>();
+    needle_tips_are_met_at_the_tip::<f32>();
+}
