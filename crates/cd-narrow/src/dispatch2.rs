@@ -90,11 +90,27 @@ impl<'a, T: Real> Shape2<'a, T> {
     }
 
     /// The vertices of a polygonal shape (boxes and polygons), for SAT.
-    fn polygon(&self) -> Option<Vec<Point<T, 2>>> {
+    fn polygon(&self) -> Option<PolygonVertices<'a, T>> {
         match *self {
-            Shape2::Box(b) => Some(obb_corners_2d(b).to_vec()),
-            Shape2::Polygon(p) if p.len() >= 3 => Some(p.to_vec()),
+            Shape2::Box(b) => Some(PolygonVertices::Corners(obb_corners_2d(b))),
+            Shape2::Polygon(p) if p.len() >= 3 => Some(PolygonVertices::Borrowed(p)),
             _ => None,
+        }
+    }
+}
+
+/// A polygonal shape's vertices without a copy: a box's four corners computed on the stack,
+/// a polygon's own list borrowed (both used to be copied into a new `Vec` on every query).
+enum PolygonVertices<'a, T: Real> {
+    Corners([Point<T, 2>; 4]),
+    Borrowed(&'a [Point<T, 2>]),
+}
+
+impl<T: Real> PolygonVertices<'_, T> {
+    fn as_slice(&self) -> &[Point<T, 2>] {
+        match self {
+            PolygonVertices::Corners(c) => c,
+            PolygonVertices::Borrowed(p) => p,
         }
     }
 }
@@ -146,7 +162,7 @@ pub fn contact_2d<T: Real>(
             }
         }
         _ => match (a.polygon(), b.polygon()) {
-            (Some(pa), Some(pb)) => polygons(a, b, &pa, &pb, p, cache),
+            (Some(pa), Some(pb)) => polygons(a, b, pa.as_slice(), pb.as_slice(), p, cache),
             _ => general(a, b, p, cache),
         },
     })

@@ -11,6 +11,7 @@ use cd_geom::{ContactStatus, Real, SupportMap, Vector};
 use crate::epa::{
     axis, distinct_vertices, scaled_tolerance, start_support, support_along, touching, EpaConfig, Penetration,
 };
+use crate::scratch::{with_scratch, Scratch};
 use crate::simplex::{Simplex, SimplexVertex};
 
 /// The outward unit normal of the counter-clockwise edge `p → q` (right-hand perpendicular),
@@ -40,26 +41,55 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    with_scratch(|scratch: &mut PolygonScratch<T, D>| expand_to_depth(a, b, simplex, config, &mut scratch.0))
+}
+
+/// The polygon of one 2D EPA run, kept per thread from run to run ([`with_scratch`]).
+struct PolygonScratch<T: Real, const D: usize>(Vec<SimplexVertex<T, D>>);
+
+impl<T: Real, const D: usize> Scratch for PolygonScratch<T, D> {
+    fn new() -> Self {
+        PolygonScratch(Vec::with_capacity(32))
+    }
+
+    fn reset(&mut self) -> bool {
+        self.0.clear();
+        self.0.capacity() <= 4096 // dropped after a pathological run rather than kept
+    }
+}
+
+/// [`epa2`] on the polygon `poly` (empty on entry).
+fn expand_to_depth<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    config: &EpaConfig<T>,
+    poly: &mut Vec<SimplexVertex<T, D>>,
+) -> Penetration<T, D>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
     // Grown by the start's support points ([`start_support`]).
     let mut tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
-    let mut poly = match start_polygon(a, b, simplex, config.tolerance, &mut tol) {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
+    if let Err(answer) = start_polygon(a, b, simplex, config.tolerance, &mut tol, poly) {
+        return answer;
+    }
     let mut last = (0, Vector::zeros(), T::zero());
     for iteration in 0..config.max_iterations {
-        let (i, n, dist) = closest_edge(&poly);
+        let (i, n, dist) = closest_edge(poly);
         last = (i, n, dist);
         let w = support_along(a, b, &n);
         let j = (i + 1) % poly.len();
         let duplicate = (w.w - poly[i].w).norm() <= tol || (w.w - poly[j].w).norm() <= tol;
         if n.dot(&w.w) - dist <= tol || duplicate {
-            return answer(&poly, i, n, dist, ContactStatus::Converged, iteration);
+            return answer(poly, i, n, dist, ContactStatus::Converged, iteration);
         }
         poly.insert(j, w);
     }
     let (i, n, dist) = last;
-    answer(&poly, i, n, dist, ContactStatus::IterationCap, config.max_iterations)
+    answer(poly, i, n, dist, ContactStatus::IterationCap, config.max_iterations)
 }
 
 /// The edge closest to the origin: index of its first vertex, outward normal, distance.
@@ -102,24 +132,25 @@ fn answer<T: Real, const D: usize>(
     }
 }
 
-/// Grows GJK's simplex into a counter-clockwise polygon around the origin, or returns the
-/// touching answer when A − B is a point or a segment. `tol` (`tolerance` times the size of
-/// A − B) grows with every support point found here before it is compared with anything.
+/// Grows GJK's simplex into a counter-clockwise polygon around the origin in `pts` (empty on
+/// entry), or returns the touching answer when A − B is a point or a segment. `tol`
+/// (`tolerance` times the size of A − B) grows with every support point found here before it
+/// is compared with anything.
 fn start_polygon<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     simplex: &Simplex<T, D>,
     tolerance: T,
     tol: &mut T,
-) -> Result<Vec<SimplexVertex<T, D>>, Penetration<T, D>>
+    pts: &mut Vec<SimplexVertex<T, D>>,
+) -> Result<(), Penetration<T, D>>
 where
     T: Real,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
     let support = |d: &Vector<T, D>, tol: &mut T| start_support(a, b, d, tolerance, tol);
-    let mut pts = Vec::with_capacity(D + 1);
-    distinct_vertices(simplex, *tol * *tol, &mut pts);
+    distinct_vertices(simplex, *tol * *tol, pts);
     if pts.len() == 3 && orient(&pts[0].w, &pts[1].w, &pts[2].w).abs() <= *tol * (pts[1].w - pts[0].w).norm()
     {
         pts.truncate(2);
@@ -157,7 +188,8 @@ where
             });
         }
         // Counter-clockwise: p, (right of p → q), q, (left).
-        pts = vec![p];
+        pts.clear();
+        pts.push(p);
         if hr > tol {
             pts.push(right);
         }
@@ -165,10 +197,10 @@ where
         if hl > tol {
             pts.push(left);
         }
-        return Ok(pts);
+        return Ok(());
     }
     if orient(&pts[0].w, &pts[1].w, &pts[2].w) < T::zero() {
         pts.swap(1, 2);
     }
-    Ok(pts)
+    Ok(())
 }

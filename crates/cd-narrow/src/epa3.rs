@@ -7,8 +7,6 @@
 //! only through rounding) stops the expansion with the best answer so far, flagged
 //! [`ContactStatus::Degenerate`], instead of corrupting the polytope.
 
-use std::any::Any;
-use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -18,6 +16,7 @@ use crate::epa::{
     axis, distinct_vertices, scaled_tolerance, start_support, touching, EpaConfig, Penetration,
 };
 use crate::gjk::cso_support;
+use crate::scratch::{with_scratch, Scratch};
 use crate::simplex::{shortest_edges, Simplex, SimplexVertex};
 
 /// `a × b` for D = 3 (generic code: the caller guarantees the dimension).
@@ -65,7 +64,7 @@ struct Polytope<T: Real, const D: usize> {
 /// flood fill's stack. Kept per thread from run to run ([`with_scratch`]): allocated afresh,
 /// they were eight allocations and frees per penetrating contact, about 1,200 instructions of
 /// a hull8 contact's 29,000.
-struct Scratch<T: Real, const D: usize> {
+struct EpaScratch<T: Real, const D: usize> {
     start: Vec<SimplexVertex<T, D>>,
     poly: Polytope<T, D>,
     horizon: Vec<Link>,
@@ -76,26 +75,9 @@ struct Scratch<T: Real, const D: usize> {
 /// its run rather than kept for the thread's lifetime.
 const KEEP_FACES: usize = 4096;
 
-thread_local! {
-    /// Idle scratches of this thread, one per `(T, D)` in use (type-erased: a thread-local
-    /// cannot be generic).
-    static SCRATCH: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Runs `f` on an empty scratch: this thread's idle one for `(T, D)` if there is one, else a
-/// new one; it is put back afterwards. Taken out of the pool while `f` runs, so a run nested
-/// inside a user's support map just gets a fresh scratch.
-fn with_scratch<T: Real, const D: usize, R>(f: impl FnOnce(&mut Scratch<T, D>) -> R) -> R {
-    let idle = SCRATCH
-        .try_with(|pool| {
-            let mut pool = pool.try_borrow_mut().ok()?;
-            let at = pool.iter().position(|s| s.is::<Scratch<T, D>>())?;
-            pool.swap_remove(at).downcast::<Scratch<T, D>>().ok()
-        })
-        .ok()
-        .flatten();
-    let mut scratch = idle.unwrap_or_else(|| {
-        Box::new(Scratch {
+impl<T: Real, const D: usize> Scratch for EpaScratch<T, D> {
+    fn new() -> Self {
+        EpaScratch {
             start: Vec::with_capacity(D + 2),
             poly: Polytope {
                 verts: Vec::with_capacity(64),
@@ -105,11 +87,11 @@ fn with_scratch<T: Real, const D: usize, R>(f: impl FnOnce(&mut Scratch<T, D>) -
             },
             horizon: Vec::with_capacity(32),
             stack: Vec::with_capacity(32),
-        })
-    });
-    let result = f(&mut scratch);
-    if scratch.poly.faces.capacity() <= KEEP_FACES {
-        let Scratch { start, poly, horizon, stack } = &mut *scratch;
+        }
+    }
+
+    fn reset(&mut self) -> bool {
+        let EpaScratch { start, poly, horizon, stack } = self;
         start.clear();
         poly.verts.clear();
         poly.faces.clear();
@@ -117,14 +99,8 @@ fn with_scratch<T: Real, const D: usize, R>(f: impl FnOnce(&mut Scratch<T, D>) -
         poly.starts.clear();
         horizon.clear();
         stack.clear();
-        // Put back unless the thread is ending or the pool is borrowed (a nested run).
-        let _ = SCRATCH.try_with(|pool| {
-            if let Ok(mut pool) = pool.try_borrow_mut() {
-                pool.push(scratch);
-            }
-        });
+        poly.faces.capacity() <= KEEP_FACES
     }
-    result
 }
 
 /// A face in the priority queue, ordered by increasing distance.
@@ -353,7 +329,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    with_scratch(|scratch: &mut Scratch<T, D>| expand_to_depth(a, b, simplex, config, scratch))
+    with_scratch(|scratch: &mut EpaScratch<T, D>| expand_to_depth(a, b, simplex, config, scratch))
 }
 
 /// [`epa3`] on the lists of `scratch` (empty on entry).
@@ -362,7 +338,7 @@ fn expand_to_depth<T, const D: usize, A, B>(
     b: &B,
     simplex: &Simplex<T, D>,
     config: &EpaConfig<T>,
-    scratch: &mut Scratch<T, D>,
+    scratch: &mut EpaScratch<T, D>,
 ) -> Penetration<T, D>
 where
     T: Real,
@@ -371,7 +347,7 @@ where
 {
     // Grown by the start's support points ([`start_support`]).
     let mut tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
-    let Scratch { start, poly, horizon, stack } = scratch;
+    let EpaScratch { start, poly, horizon, stack } = scratch;
     if let Err(answer) = start_polytope(a, b, simplex, config.tolerance, &mut tol, start, poly) {
         return answer;
     }

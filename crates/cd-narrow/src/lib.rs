@@ -68,6 +68,7 @@ pub mod pairs;
 pub mod sat_obb;
 pub mod sat_polygon;
 pub mod sat_polyhedron;
+mod scratch;
 pub mod simplex;
 #[cfg(test)]
 mod test_support;
