@@ -123,7 +123,11 @@ struct Pair<'p, 'a, A: ?Sized, B: ?Sized, T: Real> {
 
 /// The closest points at one time.
 struct Closest<T: Real> {
+    /// A distance the step may rely on: GJK's proven lower bound when it did not converge.
     distance: T,
+    /// GJK's upper bound on the distance (the same as `distance` when it converged): contact
+    /// is confirmed only when this one is within the tolerance too.
+    upper: T,
     normal: Vector3<T>,
     point_a: Point3<T>,
     point_b: Point3<T>,
@@ -183,6 +187,7 @@ where
             let normal = self.last_normal;
             return Closest {
                 distance: -radii,
+                upper: -radii,
                 normal,
                 point_a: r.point_a + normal * self.a.radius,
                 point_b: r.point_b - normal * self.b.radius,
@@ -191,6 +196,7 @@ where
         self.last_normal = normal;
         Closest {
             distance: r.safe_distance() - radii,
+            upper: r.distance - radii,
             normal,
             point_a: r.point_a + normal * self.a.radius,
             point_b: r.point_b - normal * self.b.radius,
@@ -216,7 +222,8 @@ fn contact<T: Real>(t: T, c: &Closest<T>, status: ToiStatus) -> Toi<T, 3> {
 /// Contact is declared when the distance is within `config.rel_tolerance` of the shapes'
 /// scale; the time returned is never later than the true first contact (each step is proven
 /// safe). Shapes touching at time 0 report [`ToiStatus::StartedInContact`]; the iteration cap
-/// returns the time reached with [`ToiStatus::IterationCap`] (safe up to that time). Cost: one
+/// returns the time reached with [`ToiStatus::IterationCap`] (safe up to that time), and a
+/// distance GJK cannot resolve in floating point stops there with [`ToiStatus::Unresolved`]. Cost: one
 /// GJK distance per step (warm-started); the number of steps grows with the rotation speed
 /// relative to the gap.
 ///
@@ -298,7 +305,17 @@ where
     for _ in 0..config.max_iterations {
         let c = pair.closest(t);
         if c.distance <= pair.tolerance {
-            let status = if t == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
+            // A stalled GJK's lower bound within the tolerance is no contact: with its upper
+            // bound above, the pair may still be apart (a thin plate's GJK in f32 stalled at
+            // 0.0175 with no bound while the true distance was 0.016: fuzz finding 55), and
+            // no step from here is provably safe.
+            let status = if c.upper > pair.tolerance {
+                ToiStatus::Unresolved
+            } else if t == T::zero() {
+                ToiStatus::StartedInContact
+            } else {
+                ToiStatus::Converged
+            };
             return Some(contact(t, &c, status));
         }
         let (mu, _) = pair.rates(&c.normal);

@@ -29,7 +29,9 @@
 //! * Closed-form tests are exact up to rounding. Iterative ones ([`shape_cast()`],
 //!   [`conservative_advancement`], [`separating_axis_toi`]) stop within a relative distance
 //!   tolerance and never report a time later than the true first contact; an iteration cap is
-//!   reported as [`ToiStatus::IterationCap`] with a time that is still safe.
+//!   reported as [`ToiStatus::IterationCap`] with a time that is still safe, and a distance
+//!   floating point cannot resolve (an ill-conditioned pair where GJK stalls) as
+//!   [`ToiStatus::Unresolved`], also with a safe time.
 //!
 //! ## Which entry point
 //!

@@ -15,6 +15,12 @@ pub enum ToiStatus {
     /// An iterative query hit its iteration cap: the shapes are proven apart on
     /// `[0, time)` but the contact was not confirmed. Treat `time` as a safe step bound.
     IterationCap,
+    /// An iterative query could not resolve the distance at `time` in floating point: GJK
+    /// stalled on an ill-conditioned pair (a thin plate, say) with a proven lower bound within
+    /// the tolerance but an upper bound above it. The shapes are proven apart on `[0, time)`;
+    /// whether they touch at `time` is unknown, and advancing further could not be proven
+    /// safe. Treat `time` as a safe step bound, as for [`ToiStatus::IterationCap`].
+    Unresolved,
 }
 
 /// A time of impact with the contact at that time, in world space.

@@ -715,3 +715,77 @@ fn regression_ball_beyond_a_needle_tip_is_not_met() {
     needle_tips_are_met_at_the_tip::<f64>();
     needle_tips_are_met_at_the_tip::<f32>();
 }
+
+/// Fuzz finding 55 (FUZZING.md): a tiny flat box beside a thin plate (0.0006 × 13.8 × 13.8)
+/// spinning at 9.8 rad/s, in f32. GJK on the pair (in A's frame) stalled with no proven lower
+/// bound while the boxes were 0.0107 apart, and conservative advancement, stepping by that
+/// bound of 0, declared a converged contact there.
+#[rustfmt::skip]
+const SPINNING_PLATE: [f64; 24] = [
+    0.234375, 0.0, 1e-7, -4.07867431640625, -0.01617431640625, -0.00030517578125,
+    0.15594482421875, 0.0, 0.0, 0.0, -0.0, -0.00152587890625,
+    -0.00030517578125, 0.0, 0.0, 0.0, -0.00030517578125, -0.00030517578125,
+    -0.00030517578125, 6.90185546875, 6.90185546875, -4.09454345703125, 0.45379638671875, 0.0,
+];
+
+/// The exercise's shapes and motions of [`SPINNING_PLATE`] in f32: the flat box, the plate,
+/// and their motions.
+fn spinning_plate() -> (cd_geom::Obb<f32, 3>, cd_geom::Obb<f32, 3>, RigidMotion<f32>, RigidMotion<f32>) {
+    use nalgebra::UnitQuaternion;
+    let v = &SPINNING_PLATE;
+    let x = |i: usize| v[i % v.len()] as f32;
+    let w = |i: usize| Vector3::new(x(i), x(i + 1), x(i + 2));
+    let pose = |i: usize| Isometry3::from_parts(w(i).into(), UnitQuaternion::from_scaled_axis(w(i + 3)));
+    let ma = RigidMotion::new(pose(0), Point3::from(w(2)), w(6), w(9)).unwrap();
+    let mb = RigidMotion::new(pose(12), Point3::origin(), w(15), w(18)).unwrap();
+    let identity = nalgebra::Matrix3::identity();
+    let a = cd_geom::Obb::new(Point3::origin(), identity, w(10).abs()).unwrap();
+    let b = cd_geom::Obb::new(Point3::origin(), identity, w(18).abs()).unwrap();
+    (a, b, ma, mb)
+}
+
+#[test]
+fn regression_stalled_distance_is_not_a_contact() {
+    in_both_precisions(&SPINNING_PLATE);
+    let (a, b, ma, mb) = spinning_plate();
+    let (sa, sb) = (MovingShape::new(&a, 0.0, ma), MovingShape::new(&b, 0.0, mb));
+    let config = CastConfig::default();
+    for hit in [conservative_advancement(&sa, &sb, 4.0, &config), separating_axis_toi(&sa, &sb, 4.0, &config)]
+    {
+        let hit = hit.expect("stops no later than the plate's closest pass");
+        assert!(hit.time <= 0.16, "{hit:?}");
+        // A converged contact must be one; an unresolved one only claims a safe time.
+        let gap = (hit.point_b - hit.point_a).norm();
+        assert!(hit.status == ToiStatus::Unresolved || gap < 1e-3, "{hit:?}: {gap} apart");
+    }
+}
+
+/// A GJK cache from a pose long before (the plate a quarter turn away) made the warm-started
+/// distance query stall with a loose bound where a cold one converges: such a stall is now
+/// retried cold (found while reducing finding 55).
+#[test]
+fn regression_warm_gjk_stall_is_retried_cold() {
+    use cd_narrow::{gjk_distance, GjkCache, GjkConfig, GjkStatus};
+    let (a, b, ma, mb) = spinning_plate();
+    let distance = |t: f32, cache: &mut GjkCache<f32, 3>| {
+        // B in A's frame, its rotation as a matrix: as conservative advancement poses it.
+        let relative = ma.pose_at(t).inv_mul(&mb.pose_at(t));
+        let pose =
+            nalgebra::Isometry::from_parts(relative.translation, relative.rotation.to_rotation_matrix());
+        gjk_distance(&a, &cd_geom::Transformed::new(&b, pose), &GjkConfig::default(), cache)
+    };
+    let mut cache = GjkCache::default();
+    distance(0.003, &mut cache);
+    for t in [0.14, 0.143, 0.148, 0.15] {
+        let warm = distance(t, &mut cache.clone());
+        let cold = distance(t, &mut GjkCache::default());
+        assert_eq!(cold.status, GjkStatus::Separated);
+        assert_eq!(warm.status, GjkStatus::Separated, "at {t}: {warm:?}");
+        assert!(
+            (warm.distance - cold.distance).abs() < 1e-6,
+            "at {t}: {} against {}",
+            warm.distance,
+            cold.distance
+        );
+    }
+}

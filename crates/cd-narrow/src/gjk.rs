@@ -409,7 +409,16 @@ where
         if let Some(mut warm) = cache.warm_simplex(a, b, &mut hints) {
             let v = warm.reduce();
             if !warm.is_full() {
-                return iterate(a, b, config, cache, mode, Start { simplex: warm, v, hints }, separating);
+                let result =
+                    iterate(a, b, config, cache, mode, Start { simplex: warm, v, hints }, separating);
+                if result.status != GjkStatus::Stalled {
+                    return result;
+                }
+                // After a large motion the old simplex can be an ill-conditioned start: a
+                // fast-spinning plate's warm run stalled at its first step with no proven
+                // bound while a cold run converged (fuzz finding 55). Such a stall is
+                // retried from scratch rather than reported.
+                *cache = GjkCache::default();
             }
         }
     }

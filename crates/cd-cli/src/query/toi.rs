@@ -59,6 +59,10 @@ pub fn time_of_impact(a: &Mover<'_>, b: &Mover<'_>, max_time: f64) -> Result<Opt
             "the time of impact did not converge in {MAX_ITERATIONS} iterations; the shapes are apart until at least {}",
             t.time
         )),
+        Some(t) if t.status == ToiStatus::Unresolved => Err(format!(
+            "the distance could not be resolved in floating point near time {}; the shapes are apart until at least then",
+            t.time
+        )),
         other => Ok(other),
     }
 }
