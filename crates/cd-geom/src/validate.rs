@@ -16,9 +16,9 @@ pub(crate) fn coord<T: Real>(x: T) -> GeomResult<T> {
     }
 }
 
-/// A non-negative scalar (radius, extent, length).
+/// A non-negative scalar (radius, extent, length) within the coordinate range.
 #[inline]
-pub(crate) fn non_negative<T: Real>(x: T) -> GeomResult<T> {
+pub fn non_negative<T: Real>(x: T) -> GeomResult<T> {
     let x = coord(x)?;
     if x < T::zero() {
         Err(GeomError::Negative)

@@ -687,3 +687,37 @@ fn triangles_in_a_box_face_touch_the_box() {
         assert!(triangle_aabb(&t, &b), "{t:?} in a face of {b:?}");
     }
 }
+
+#[test]
+fn convex_counter_clockwise_outlines() {
+    let p = |v: &[(f64, f64)]| v.iter().map(|&(x, y)| Point2::new(x, y)).collect::<Vec<_>>();
+    let square = p(&[(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]);
+    assert!(is_convex_counter_clockwise(&square));
+    let mut clockwise = square.clone();
+    clockwise.reverse();
+    assert!(!is_convex_counter_clockwise(&clockwise));
+    // No turn at all counts (a point, a segment, collinear points); nothing does not.
+    assert!(is_convex_counter_clockwise(&square[..1]) && is_convex_counter_clockwise(&square[..2]));
+    assert!(is_convex_counter_clockwise(&p(&[(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)])));
+    assert!(!is_convex_counter_clockwise::<f64>(&[]));
+    // Repeated and collinear vertices are straight turns.
+    assert!(is_convex_counter_clockwise(&p(&[(0.0, 0.0), (0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (2.0, 2.0)])));
+    // A dart (one reflex turn) and a pentagram (every turn left, twice around) are not convex.
+    assert!(!is_convex_counter_clockwise(&p(&[(0.0, 0.0), (2.0, 1.0), (0.0, 2.0), (1.0, 1.0)])));
+    let star = p(&[(0.0, 3.0), (-2.85, 0.93), (1.76, -2.43), (-1.76, -2.43), (2.85, 0.93)]);
+    assert!(!is_convex_counter_clockwise(&star));
+    // A vertex just inside an edge's line by about an ulp of the coordinates (f32, far from
+    // the origin): straight, so a hull computed in floating point passes; inside by far more
+    // than that: a real (reflex) turn.
+    let near_line = |dy: f32| {
+        let (x0, y0) = (1000.0f32, 1000.0f32);
+        [
+            Point2::new(x0, y0),
+            Point2::new(x0 + 0.1, y0 + 0.1 + dy),
+            Point2::new(x0 + 3.0, y0 + 3.0),
+            Point2::new(x0, y0 + 3.0),
+        ]
+    };
+    assert!(is_convex_counter_clockwise(&near_line(1e-4)));
+    assert!(!is_convex_counter_clockwise(&near_line(0.05)));
+}

@@ -17,8 +17,8 @@ use core::fmt;
 use nalgebra::{Isometry3, Matrix3};
 
 use cd_geom::{
-    Ball, Capsule, Cone, Contact, ConvexPolyhedron, Cylinder, Lozenge, Obb, Plane, Point, Real, Segment,
-    SupportMap, Triangle, Vector,
+    validate, Ball, Capsule, Cone, Contact, ConvexPolyhedron, Cylinder, Lozenge, Obb, Plane, Point, Real,
+    Segment, SupportMap, Triangle, Vector,
 };
 
 use crate::box_box::{box_box_contact, box_box_manifold};
@@ -56,7 +56,8 @@ pub enum Shape<'a, T: Real> {
     Hull(&'a ConvexPolyhedron<T>, &'a Isometry3<T>),
     /// A half-space: the solid side of a plane, `n·x + d ≤ 0`.
     HalfSpace(&'a Plane<T, 3>),
-    /// Any user convex shape given by its support map, grown by a radius (≥ 0).
+    /// Any user convex shape given by its support map, grown by a radius (≥ 0 and a valid
+    /// coordinate, else [`NarrowError::InvalidShape`]).
     Convex(&'a dyn SupportMap<T, 3>, T),
 }
 
@@ -227,6 +228,15 @@ pub enum NarrowError {
     /// A pose is not finite or moves a shape beyond the coordinate range (the shape
     /// constructors check their own coordinates; a posed hull's pose is checked here).
     InvalidPose,
+    /// A shape handed over as raw data, which no constructor checked, is invalid: a user
+    /// convex shape's radius is negative, not finite or beyond the coordinate range, or a 2D
+    /// polygon slice is empty, has
+    /// a coordinate that is not finite or beyond the coordinate range, or is not convex with
+    /// counter-clockwise vertices.
+    InvalidShape {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for NarrowError {
@@ -238,16 +248,30 @@ impl fmt::Display for NarrowError {
             NarrowError::InvalidPose => {
                 f.write_str("a pose is not finite or moves a shape beyond the coordinate range")
             }
+            NarrowError::InvalidShape { reason } => write!(f, "invalid shape: {reason}"),
         }
     }
 }
 
 impl std::error::Error for NarrowError {}
 
+/// The radius of a user convex shape must be a valid coordinate and not negative (as every
+/// shape constructor requires of its own radii: two radii near the top of the range summed to
+/// an infinite depth).
+pub(crate) fn check_radius<T: Real>(radius: T) -> Result<(), NarrowError> {
+    validate::non_negative(radius).map(|_| ()).map_err(|_| NarrowError::InvalidShape {
+        reason: "the radius of a convex shape is negative, not finite or beyond the coordinate range",
+    })
+}
+
 /// Checks what the shape constructors could not: a posed hull's pose (finite rotation, a
-/// translation within the coordinate range, so no world-space point overflows).
-fn check_poses<T: Real>(a: &Shape<'_, T>, b: &Shape<'_, T>) -> Result<(), NarrowError> {
+/// translation within the coordinate range, so no world-space point overflows) and a user
+/// convex shape's radius.
+fn check_shapes<T: Real>(a: &Shape<'_, T>, b: &Shape<'_, T>) -> Result<(), NarrowError> {
     for s in [a, b] {
+        if let Shape::Convex(_, radius) = s {
+            check_radius(*radius)?;
+        }
         if let Shape::Hull(_, pose) = s {
             // `|x| ≤ limit` and `|x| < ∞` are false for NaN too; folded with `&`, not `&&`, so
             // the seven tests (run on every hull query) are not seven branches.
@@ -359,7 +383,7 @@ fn dispatch_contact<T: Real>(
     prediction: T,
     cache: &mut PairCache<T>,
 ) -> Result<Option<Contact<T, 3>>, NarrowError> {
-    check_poses(&a, &b)?;
+    check_shapes(&a, &b)?;
     use Shape as S;
     let p = prediction;
     Ok(match (a, b) {
@@ -435,7 +459,7 @@ pub fn intersects<T: Real>(
     b: Shape<'_, T>,
     cache: &mut PairCache<T>,
 ) -> Result<bool, NarrowError> {
-    check_poses(&a, &b)?;
+    check_shapes(&a, &b)?;
     use Shape as S;
     match (a, b) {
         // Boolean tests of cd-geom: no normal, no depth, no square root.
@@ -491,7 +515,7 @@ pub fn manifold<T: Real>(
     out: &mut Manifold<T, 3>,
 ) -> Result<(), NarrowError> {
     out.clear();
-    check_poses(&a, &b)?;
+    check_shapes(&a, &b)?;
     use Shape as S;
     // The clipping routines' SAT separation (a lower bound on the gap); `None` for the others.
     let clipped: Option<T> = match (a, b) {

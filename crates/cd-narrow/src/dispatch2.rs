@@ -3,10 +3,13 @@
 //! EPA (2D) for everything else; both orders mirrored. The conventions are the 3D ones
 //! ([`crate::dispatch`]).
 
-use cd_geom::{Ball, Capsule, Contact, Obb, Point, Real, Segment, SupportMap, Vector};
+use cd_geom::{
+    is_convex_counter_clockwise, validate, Ball, Capsule, Contact, Obb, Point, Real, Segment, SupportMap,
+    Vector,
+};
 
 use crate::convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
-use crate::dispatch::NarrowError;
+use crate::dispatch::{check_radius, NarrowError};
 use crate::gjk::{GjkCache, Intersection};
 use crate::pairs::{ball_ball_contact, capsule_ball_contact, capsule_capsule_contact, obb_ball_contact};
 use crate::sat_polygon::{obb_corners_2d, polygon_polygon_contact, PolygonSatCache};
@@ -20,11 +23,15 @@ pub enum Shape2<'a, T: Real> {
     Capsule(&'a Capsule<T, 2>),
     /// An oriented rectangle.
     Box(&'a Obb<T, 2>),
-    /// A convex polygon, vertices in counter-clockwise order (at least three).
+    /// A convex polygon, vertices in counter-clockwise order (collinear and repeated vertices
+    /// allowed; one or two vertices make a point or a segment). Checked by every query, in
+    /// O(n): an empty, non-finite, clockwise or non-convex slice is a
+    /// [`NarrowError::InvalidShape`].
     Polygon(&'a [Point<T, 2>]),
     /// A segment.
     Segment(&'a Segment<T, 2>),
-    /// Any user convex shape given by its support map, grown by a radius (≥ 0).
+    /// Any user convex shape given by its support map, grown by a radius (≥ 0 and a valid
+    /// coordinate, else [`NarrowError::InvalidShape`]).
     Convex(&'a dyn SupportMap<T, 2>, T),
 }
 
@@ -89,6 +96,25 @@ impl<'a, T: Real> Shape2<'a, T> {
         }
     }
 
+    /// Checks what no constructor did: a polygon slice (not empty, coordinates finite and in
+    /// range, convex and counter-clockwise, which SAT's edge normals rely on) and a user
+    /// shape's radius. O(n) for an n-gon, beside SAT's O(n·m).
+    fn check(&self) -> Result<(), NarrowError> {
+        match *self {
+            Shape2::Polygon([]) => Err(NarrowError::InvalidShape { reason: "an empty polygon" }),
+            Shape2::Polygon(p) if p.iter().any(|q| validate::point(q).is_err()) => {
+                Err(NarrowError::InvalidShape {
+                    reason: "a polygon coordinate is not finite or beyond the coordinate range",
+                })
+            }
+            Shape2::Polygon(p) if !is_convex_counter_clockwise(p) => Err(NarrowError::InvalidShape {
+                reason: "a polygon is not convex with counter-clockwise vertices",
+            }),
+            Shape2::Convex(_, radius) => check_radius(radius),
+            _ => Ok(()),
+        }
+    }
+
     /// The vertices of a polygonal shape (boxes and polygons), for SAT.
     fn polygon(&self) -> Option<PolygonVertices<'a, T>> {
         match *self {
@@ -145,6 +171,8 @@ pub fn contact_2d<T: Real>(
     if prediction.partial_cmp(&T::zero()).is_none() {
         return Err(NarrowError::InvalidPrediction);
     }
+    a.check()?;
+    b.check()?;
     use Shape2 as S;
     let p = prediction;
     Ok(match (a, b) {
@@ -206,6 +234,8 @@ pub fn intersects_2d<T: Real>(
     b: Shape2<'_, T>,
     cache: &mut PairCache2<T>,
 ) -> Result<bool, NarrowError> {
+    a.check()?;
+    b.check()?;
     let ((ca, ra), (cb, rb)) = (a.core(), b.core());
     match convex_intersects(&ca, ra, &cb, rb, &Default::default(), &mut cache.gjk) {
         Intersection::Separated { .. } => Ok(false),

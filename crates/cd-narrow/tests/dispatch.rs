@@ -264,3 +264,59 @@ fn touching_cores_give_a_consistent_contact_in_2d_and_3d() {
         assert!((c.point_a - start).norm() < 1e-9 && (c.point_b - start).norm() < 1e-9, "{c:?}");
     }
 }
+
+/// Raw shape data no constructor checked gets a typed error from every 2D query, not a panic
+/// (an empty polygon indexed its first vertex) or a silently wrong answer (SAT reads its edge
+/// normals off a counter-clockwise convex outline; a huge radius summed to an infinite depth).
+#[test]
+fn invalid_raw_shapes_are_typed_errors() {
+    let disc = Ball::new(P2::new(0.0, 0.0), 1.0).unwrap();
+    let square = [P2::new(0.0, 0.0), P2::new(1.0, 0.0), P2::new(1.0, 1.0), P2::new(0.0, 1.0)];
+    let clockwise = [square[0], square[3], square[2], square[1]];
+    let dart = [P2::new(0.0, 0.0), P2::new(2.0, 1.0), P2::new(0.0, 2.0), P2::new(1.0, 1.0)];
+    // A pentagram: every turn the same way, but the outline goes round twice.
+    let angle = |i: usize| i as f64 * 4.0 * std::f64::consts::PI / 5.0;
+    let star: Vec<P2> = (0..5).map(|i| P2::new(angle(i).cos(), angle(i).sin())).collect();
+    let nan = [P2::new(0.0, 0.0), P2::new(f64::NAN, 0.0), P2::new(0.0, 1.0)];
+    let huge = [P2::new(0.0, 0.0), P2::new(1e300, 0.0), P2::new(0.0, 1.0)];
+    let cloud = Segment::new(P2::new(0.0, 0.0), P2::new(1.0, 0.0)).unwrap();
+    let bad: [(Shape2<'_, f64>, &str); 9] = [
+        (Shape2::Polygon(&[]), "empty"),
+        (Shape2::Polygon(&clockwise), "counter-clockwise"),
+        (Shape2::Polygon(&dart), "convex"),
+        (Shape2::Polygon(&star), "convex"),
+        (Shape2::Polygon(&nan), "finite"),
+        (Shape2::Polygon(&huge), "range"),
+        (Shape2::Convex(&cloud, -1.0), "negative"),
+        (Shape2::Convex(&cloud, f64::NAN), "finite"),
+        (Shape2::Convex(&cloud, 1e308), "range"),
+    ];
+    for (shape, says) in bad {
+        for (a, b) in [(shape, Shape2::Circle(&disc)), (Shape2::Circle(&disc), shape)] {
+            let errors = [
+                contact_2d(a, b, 0.1, &mut PairCache2::default()).err(),
+                distance_2d(a, b, &mut PairCache2::default()).err(),
+                intersects_2d(a, b, &mut PairCache2::default()).err(),
+            ];
+            for e in errors {
+                match e {
+                    Some(NarrowError::InvalidShape { reason }) => assert!(reason.contains(says), "{reason}"),
+                    other => panic!("{a:?} / {b:?}: {other:?}"),
+                }
+            }
+        }
+    }
+    // The same outlines the right way round, a point and a segment as polygons, and a
+    // square with a collinear vertex on an edge are fine.
+    let with_midpoint = [square[0], P2::new(0.5, 0.0), square[1], square[2], square[3]];
+    for ok in [&square[..], &square[..1], &square[..2], &with_midpoint[..]] {
+        assert!(distance_2d(Shape2::Polygon(ok), Shape2::Circle(&disc), &mut PairCache2::default()).is_ok());
+    }
+    // In 3D the user shape's radius is checked the same way.
+    let ball = Ball::new(P3::new(0.0, 0.0, 0.0), 1.0).unwrap();
+    let hull = Ball::new(P3::new(5.0, 0.0, 0.0), 0.0).unwrap();
+    for r in [-1.0, f64::NAN, f64::INFINITY, 1e308] {
+        let e = contact(Shape::Convex(&hull, r), Shape::Ball(&ball), 0.1, &mut PairCache::default());
+        assert!(matches!(e, Err(NarrowError::InvalidShape { .. })), "radius {r}: {e:?}");
+    }
+}

@@ -39,6 +39,11 @@ proptest! {
         if RUN.fetch_add(1, Ordering::Relaxed) + 1 == CASES as usize {
             let checked = exercise::CHECKED.load(Ordering::Relaxed);
             prop_assert!(checked >= 10 * CASES as usize, "only {} pairs reached the checks", checked);
+            let planar = exercise::PLANAR_CHECKED.load(Ordering::Relaxed);
+            let compared = exercise::PLANAR_COMPARED.load(Ordering::Relaxed);
+            eprintln!("{checked} pairs in 3D, {planar} in 2D, {compared} box polygons against GJK + EPA");
+            prop_assert!(planar >= 10 * CASES as usize, "only {} 2D pairs reached the checks", planar);
+            prop_assert!(compared >= CASES as usize, "only {} box polygons compared with GJK + EPA", compared);
         }
     }
 }

@@ -115,23 +115,59 @@ impl<T: Real> Polygon<T, 2> {
     }
 }
 
-/// Convexity of a closed polyline in the given projection: all turns the same way (collinear
-/// vertices allowed) and the edge directions sweep the circle once (at most two sign changes of
-/// the x-direction and of the y-direction), which rules out self-intersecting stars.
+/// Convexity of a closed polyline in the given projection (either winding).
 fn is_convex_projected<T: Real>(pts: &[Vector3<T>], (u, v): (usize, usize)) -> bool {
     let n = pts.len();
+    let magnitude = pts.iter().fold(T::zero(), |m, p| m.max(p[u].abs()).max(p[v].abs()));
     let edge = |i: usize| {
         let (p, q) = (pts[i], pts[(i + 1) % n]);
         (q[u] - p[u], q[v] - p[v])
     };
+    convex_turn(n, magnitude, edge).is_some()
+}
+
+/// Whether the closed polyline through `points` is a convex polygon whose vertices run
+/// counter-clockwise: every turn to the left or straight, and the edges' directions sweeping
+/// the circle once (which rules out self-intersecting stars). Collinear vertices, repeated
+/// vertices and a polyline with no turn at all (one point, two points, all on a line) count;
+/// an empty list does not. A vertex within a few ulps of the coordinates of the line through
+/// its neighbours counts as straight, so a hull computed in floating point passes.
+///
+/// ```
+/// use cd_geom::is_convex_counter_clockwise;
+/// use nalgebra::Point2;
+/// let square = [Point2::new(0.0f64, 0.0), Point2::new(1.0, 0.0), Point2::new(1.0, 1.0), Point2::new(0.0, 1.0)];
+/// assert!(is_convex_counter_clockwise(&square));
+/// let mut clockwise = square;
+/// clockwise.reverse();
+/// assert!(!is_convex_counter_clockwise(&clockwise));
+/// ```
+pub fn is_convex_counter_clockwise<T: Real>(points: &[Point<T, 2>]) -> bool {
+    let n = points.len();
+    let edge = |i: usize| {
+        let e = points[(i + 1) % n] - points[i];
+        (e.x, e.y)
+    };
+    let magnitude = points.iter().fold(T::zero(), |m, p| m.max(p.coords.amax()));
+    n > 0 && convex_turn(n, magnitude, edge).is_some_and(|turn| turn >= 0)
+}
+
+/// The turning direction of a closed polyline of `n` edges given by their vectors `edge(i)`:
+/// `Some(1)` when every turn is to the left or straight, `Some(-1)` when every one is to the
+/// right or straight, `Some(0)` with no turn at all, `None` when the turns differ or the edge
+/// directions sweep the circle more than once (at most two sign changes of the x-direction and
+/// of the y-direction). A turn whose vertex lies within 64 ulps of `magnitude` (the largest
+/// coordinate) of its neighbours' line counts as straight: the cross product of the two edges
+/// is then below 64·ε·magnitude times their length.
+fn convex_turn<T: Real>(n: usize, magnitude: T, edge: impl Fn(usize) -> (T, T)) -> Option<i8> {
     let mut sign = 0i8;
     let mut x_changes = 0;
     let mut y_changes = 0;
     let (mut prev_x, mut prev_y) = (0i8, 0i8);
-    let sgn = |x: T| -> i8 {
-        if x > T::zero() {
+    let sgn = |x: T, rounding: T| -> i8 {
+        if x > rounding {
             1
-        } else if x < T::zero() {
+        } else if x < -rounding {
             -1
         } else {
             0
@@ -143,17 +179,20 @@ fn is_convex_projected<T: Real>(pts: &[Vector3<T>], (u, v): (usize, usize)) -> b
         let (ex, ey) = edge(i);
         let (fx, fy) = edge((i + 1) % n);
         if k < n {
-            let c = sgn(ex * fy - ey * fx);
+            let rounding =
+                T::epsilon() * T::lit(64.0) * magnitude * (ex.abs() + ey.abs() + fx.abs() + fy.abs());
+            let c = sgn(ex * fy - ey * fx, rounding);
             if c != 0 {
                 if sign != 0 && c != sign {
-                    return false;
+                    return None;
                 }
                 sign = c;
             }
         }
-        for (s, prev, changes) in
-            [(sgn(ex), &mut prev_x, &mut x_changes), (sgn(ey), &mut prev_y, &mut y_changes)]
-        {
+        for (s, prev, changes) in [
+            (sgn(ex, T::zero()), &mut prev_x, &mut x_changes),
+            (sgn(ey, T::zero()), &mut prev_y, &mut y_changes),
+        ] {
             if s != 0 {
                 if *prev != 0 && s != *prev && k >= n {
                     *changes += 1;
@@ -162,5 +201,5 @@ fn is_convex_projected<T: Real>(pts: &[Vector3<T>], (u, v): (usize, usize)) -> b
             }
         }
     }
-    x_changes <= 2 && y_changes <= 2
+    (x_changes <= 2 && y_changes <= 2).then_some(sign)
 }

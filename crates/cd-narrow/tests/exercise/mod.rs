@@ -7,6 +7,10 @@
 //! (which includes this file).
 #![allow(dead_code)]
 
+#[path = "planar.rs"]
+mod planar;
+pub use planar::{run_planar, PLANAR_CHECKED, PLANAR_COMPARED};
+
 use cd_geom::{
     obb_obb, Ball, Capsule, Cone, ContactStatus, ConvexPolyhedron, Cylinder, Lozenge, Obb, Triangle,
 };
@@ -193,4 +197,5 @@ pub fn run(v: &[f64]) {
             CHECKED.fetch_add(1, Ordering::Relaxed);
         }
     }
+    run_planar(v);
 }
