@@ -309,8 +309,27 @@ fn invalid_raw_shapes_are_typed_errors() {
     // The same outlines the right way round, a point and a segment as polygons, and a
     // square with a collinear vertex on an edge are fine.
     let with_midpoint = [square[0], P2::new(0.5, 0.0), square[1], square[2], square[3]];
-    for ok in [&square[..], &square[..1], &square[..2], &with_midpoint[..]] {
+    let repeated = [square[0], square[1], square[1], square[2], square[3]];
+    for ok in [&square[..], &square[..1], &square[..2], &with_midpoint[..], &repeated[..]] {
         assert!(distance_2d(Shape2::Polygon(ok), Shape2::Circle(&disc), &mut PairCache2::default()).is_ok());
+    }
+    // Through SAT against another polygon, overlapping and apart, the extra vertices change
+    // nothing.
+    for shift in [0.25, 1.5] {
+        let other: Vec<P2> = square.iter().map(|q| q + V2::new(shift, 0.5)).collect();
+        let plain =
+            contact_2d(Shape2::Polygon(&square), Shape2::Polygon(&other), 1.0, &mut PairCache2::default());
+        for outline in [&with_midpoint[..], &repeated[..]] {
+            let c = contact_2d(
+                Shape2::Polygon(outline),
+                Shape2::Polygon(&other),
+                1.0,
+                &mut PairCache2::default(),
+            );
+            let (c, plain) = (c.unwrap().unwrap(), plain.unwrap().unwrap());
+            assert!((c.distance - plain.distance).abs() < 1e-12, "{c:?} against {plain:?}");
+            assert!((c.normal - plain.normal).norm() < 1e-12, "{c:?} against {plain:?}");
+        }
     }
     // In 3D the user shape's radius is checked the same way.
     let ball = Ball::new(P3::new(0.0, 0.0, 0.0), 1.0).unwrap();
