@@ -12,7 +12,7 @@ use crate::convex::{convex_contact, convex_contact_within, convex_intersects, Co
 use crate::dispatch::{check_radius, NarrowError};
 use crate::gjk::{GjkCache, Intersection};
 use crate::pairs::{ball_ball_contact, capsule_ball_contact, capsule_capsule_contact, obb_ball_contact};
-use crate::sat_polygon::{obb_corners_2d, polygon_polygon_contact, PolygonSatCache};
+use crate::sat_polygon::{obb_corners_2d, polygon_polygon_contact, PolygonSatCache, PolygonSupport};
 
 /// A 2D shape in world space.
 #[derive(Clone, Copy)]
@@ -64,9 +64,7 @@ impl<T: Real> SupportMap<T, 2> for Core2<'_, T> {
             Core2::Point(p) => *p,
             Core2::Segment(s) => s.support(d),
             Core2::Box(b) => b.support(d),
-            Core2::Polygon(p) => {
-                *p.iter().fold(&p[0], |best, q| if d.dot(&q.coords) > d.dot(&best.coords) { q } else { best })
-            }
+            Core2::Polygon(p) => PolygonSupport(p).support(d),
             Core2::Dyn(s) => s.support(d),
         }
     }
@@ -76,9 +74,7 @@ impl<T: Real> SupportMap<T, 2> for Core2<'_, T> {
             Core2::Point(p) => *p,
             Core2::Segment(s) => s.interior_point(),
             Core2::Box(b) => *b.center(),
-            Core2::Polygon(p) => {
-                Point::from(p.iter().fold(Vector::zeros(), |s, q| s + q.coords) / T::lit(p.len() as f64))
-            }
+            Core2::Polygon(p) => PolygonSupport(p).interior_point(),
             Core2::Dyn(s) => s.interior_point(),
         }
     }

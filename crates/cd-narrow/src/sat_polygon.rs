@@ -12,7 +12,10 @@
 //!
 //! Cost: O((n + m)²) projections in the worst case, far fewer with culling and the cache.
 
-use cd_geom::{Contact, ContactStatus, Obb, Point, Real, Vector};
+use cd_geom::{Contact, ContactStatus, Obb, Point, Real, SupportMap, Vector};
+
+use crate::convex::{convex_contact, convex_contact_within, ConvexConfig};
+use crate::gjk::GjkCache;
 
 /// The result of [`polygon_polygon_sat`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,9 +83,45 @@ fn separation<T: Real>(a: &[Point<T, 2>], b: &[Point<T, 2>], n: &Vector<T, 2>) -
     }
 }
 
+/// A convex polygon (vertices in order) seen through its support map: the vertex farthest
+/// along a direction.
+pub(crate) struct PolygonSupport<'a, T: Real>(pub(crate) &'a [Point<T, 2>]);
+
+impl<T: Real> SupportMap<T, 2> for PolygonSupport<'_, T> {
+    fn support(&self, d: &Vector<T, 2>) -> Point<T, 2> {
+        let p = self.0;
+        *p.iter().fold(&p[0], |best, q| if d.dot(&q.coords) > d.dot(&best.coords) { q } else { best })
+    }
+
+    fn interior_point(&self) -> Point<T, 2> {
+        let p = self.0;
+        Point::from(p.iter().fold(Vector::zeros(), |s, q| s + q.coords) / T::lit(p.len() as f64))
+    }
+}
+
+/// Whether an outline is too thin for SAT over its edge normals: fewer than three vertices,
+/// or twice its area below √ε times its bounding box's squared diagonal. A flat outline (a
+/// segment, a box of zero height) has no edge across its ends, so SAT over its edge normals
+/// alone misses the axis along it and calls two collinear segments a unit apart touching; a
+/// nearly flat one has those normals within rounding of each other.
+fn too_thin<T: Real>(p: &[Point<T, 2>]) -> bool {
+    if p.len() < 3 {
+        return true;
+    }
+    let (lo, hi) =
+        p.iter().fold((p[0].coords, p[0].coords), |(lo, hi), q| (lo.inf(&q.coords), hi.sup(&q.coords)));
+    let twice_area = (1..p.len() - 1).fold(T::zero(), |s, i| s + (p[i] - p[0]).perp(&(p[i + 1] - p[0])));
+    // NaN (never here: the dispatcher checks the coordinates) counts as thin.
+    let solid = twice_area.abs() > T::epsilon().sqrt() * (hi - lo).norm_squared();
+    !solid
+}
+
 /// SAT over the edge normals of two convex counter-clockwise polygons (at least three
 /// vertices each; clockwise input is accepted too, with the same result). Stops at the first
-/// axis that separates them by more than `prediction`.
+/// axis that separates them by more than `prediction`. The edge normals are all the axes SAT
+/// needs only for outlines with an area: for a flat one (a segment, a box of zero height) the
+/// axis along it is missing, and [`polygon_polygon_contact`] (and the 2D dispatcher) use GJK
+/// there instead.
 pub fn polygon_polygon_sat<T: Real>(
     a: &[Point<T, 2>],
     b: &[Point<T, 2>],
@@ -129,13 +168,27 @@ pub fn polygon_polygon_sat<T: Real>(
 /// Contact of two convex polygons from SAT: `None` when farther apart than `prediction`
 /// (separated pairs within the prediction get SAT's separation, a lower bound on their
 /// distance: use GJK when the exact gap matters). The witness on B is its deepest vertex
-/// along the normal, the one on A is that point moved back by the depth.
+/// along the normal, the one on A is that point moved back by the depth. An outline too thin
+/// for SAT (fewer than three vertices, or an area below √ε of its size squared: a segment, a
+/// box of zero height) is answered by GJK and EPA on the two outlines instead.
 pub fn polygon_polygon_contact<T: Real>(
     a: &[Point<T, 2>],
     b: &[Point<T, 2>],
     prediction: T,
     cache: &mut PolygonSatCache,
 ) -> Option<Contact<T, 2>> {
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    if too_thin(a) || too_thin(b) {
+        let (a, b) = (PolygonSupport(a), PolygonSupport(b));
+        let (config, mut gjk) = (ConvexConfig::default(), GjkCache::default());
+        return if prediction < T::infinity() {
+            convex_contact_within(&a, T::zero(), &b, T::zero(), prediction, &config, &mut gjk)
+        } else {
+            Some(convex_contact(&a, T::zero(), &b, T::zero(), &config, &mut gjk))
+        };
+    }
     let sat = polygon_polygon_sat(a, b, prediction, cache);
     if sat.separation > prediction {
         return None;

@@ -90,3 +90,29 @@ fn boxes_2d_hand_derived() {
     assert!((c.depth() - 0.01).abs() < 1e-12 && (c.normal - V2::x()).norm() < 1e-12, "{c:?}");
     assert!((c.point_b - P2::new(0.49, 0.0)).norm() < 1e-12);
 }
+
+/// Fuzz finding 58 (FUZZING.md): SAT over edge normals alone calls flat outlines touching
+/// whenever their lines meet, however far apart along them (a point-polygon at (0, 10⁷⁵)
+/// "touched" a zero-size box at the origin). Too thin an outline goes to GJK and EPA.
+#[test]
+fn flat_outlines_are_not_touching_along_their_line() {
+    let flat = |x: f64, len: f64| Obb::<f64, 2>::from_angle(P2::new(x, 0.0), 0.0, V2::new(len, 0.0)).unwrap();
+    // Two segments on the x axis, a unit apart end to end, as boxes of zero height.
+    let (a, b) = (flat(0.0, 1.0), flat(3.0, 1.0));
+    let c = obb_obb_contact_2d(&a, &b, 5.0, &mut PolygonSatCache::default()).expect("within the prediction");
+    assert!((c.distance - 1.0).abs() < 1e-12 && (c.normal - V2::x()).norm() < 1e-12, "{c:?}");
+    assert_eq!(obb_obb_contact_2d(&a, &b, 0.5, &mut PolygonSatCache::default()), None);
+    // Overlapping along the line: touching (zero depth), not apart.
+    let c = obb_obb_contact_2d(&a, &flat(1.5, 1.0), 0.0, &mut PolygonSatCache::default()).unwrap();
+    assert!(c.distance.abs() < 1e-12, "{c:?}");
+    // A point and a zero-size box far apart, through the dispatcher.
+    let point = [P2::new(0.0, 1e75)];
+    let zero = Obb::<f64, 2>::from_angle(P2::new(0.0, 0.0), 0.3, V2::new(0.0, 0.0)).unwrap();
+    let d = distance_2d(Shape2::Polygon(&point), Shape2::Box(&zero), &mut PairCache2::default()).unwrap();
+    assert!((d.distance - 1e75).abs() <= 1e60, "{d:?}");
+    // A thin but real box (1 × 10⁻⁹) beside a unit square along its length: exact gap.
+    let thin = Obb::<f64, 2>::from_angle(P2::new(0.0, 0.0), 0.0, V2::new(1.0, 1e-9)).unwrap();
+    let square = Obb::<f64, 2>::from_angle(P2::new(3.0, 0.0), 0.0, V2::new(1.0, 1.0)).unwrap();
+    let d = distance_2d(Shape2::Box(&thin), Shape2::Box(&square), &mut PairCache2::default()).unwrap();
+    assert!((d.distance - 1.0).abs() < 1e-9, "{d:?}");
+}
