@@ -84,12 +84,12 @@ where
         let j = (i + 1) % poly.len();
         let duplicate = (w.w - poly[i].w).norm() <= tol || (w.w - poly[j].w).norm() <= tol;
         if n.dot(&w.w) - dist <= tol || duplicate {
-            return answer(poly, i, n, dist, ContactStatus::Converged, iteration);
+            return answer(poly, i, n, dist, tol, ContactStatus::Converged, iteration);
         }
         poly.insert(j, w);
     }
     let (i, n, dist) = last;
-    answer(poly, i, n, dist, ContactStatus::IterationCap, config.max_iterations)
+    answer(poly, i, n, dist, tol, ContactStatus::IterationCap, config.max_iterations)
 }
 
 /// The edge closest to the origin: index of its first vertex, outward normal, distance.
@@ -109,19 +109,48 @@ fn closest_edge<T: Real, const D: usize>(poly: &[SimplexVertex<T, D>]) -> (usize
 }
 
 /// The penetration read off edge `i`: the origin's projection on it gives the witnesses.
+///
+/// Several edges of the polygon can lie on the closest edge's line (support points repeated
+/// or tied along a flat side), and the projection then falls on one of them, not necessarily
+/// on edge `i`: clamped to edge `i`'s end, the witnesses came from a corner of the side, 4.8
+/// apart across the normal (fuzz finding 59). So the walk moves on to the neighbouring edge
+/// while the projection lies beyond the current one's end and the neighbour continues the
+/// line (its far vertex within `tol` of it).
 fn answer<T: Real, const D: usize>(
     poly: &[SimplexVertex<T, D>],
     i: usize,
     n: Vector<T, D>,
     dist: T,
+    tol: T,
     status: ContactStatus,
     iterations: u32,
 ) -> Penetration<T, D> {
-    let p = &poly[i];
-    let q = &poly[(i + 1) % poly.len()];
-    let e = q.w - p.w;
-    let ee = e.norm_squared();
-    let t = if ee > T::zero() { (-p.w.dot(&e) / ee).max(T::zero()).min(T::one()) } else { T::zero() };
+    let len = poly.len();
+    let on_line = |v: &SimplexVertex<T, D>| (n.dot(&v.w) - dist).abs() <= tol;
+    let parameter = |k: usize| {
+        let (p, q) = (&poly[k].w, &poly[(k + 1) % len].w);
+        let e = q - p;
+        let ee = e.norm_squared();
+        if ee > T::zero() {
+            -p.dot(&e) / ee
+        } else {
+            T::zero()
+        }
+    };
+    let mut k = i;
+    for _ in 0..len {
+        let t = parameter(k);
+        if t > T::one() && on_line(&poly[(k + 2) % len]) {
+            k = (k + 1) % len;
+        } else if t < T::zero() && on_line(&poly[(k + len - 1) % len]) {
+            k = (k + len - 1) % len;
+        } else {
+            break;
+        }
+    }
+    let p = &poly[k];
+    let q = &poly[(k + 1) % len];
+    let t = parameter(k).max(T::zero()).min(T::one());
     Penetration {
         depth: dist.max(T::zero()),
         normal: n,

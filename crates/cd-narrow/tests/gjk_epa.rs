@@ -394,3 +394,35 @@ fn epa_scratch_reuse_changes_no_answer() {
         assert_eq!(depth(&nested, b), first[k], "a nested run changed pair {k}");
     }
 }
+
+/// Fuzz finding 59 (FUZZING.md): a thin bar (4.76 × 3·10⁻⁴ half extents) crossed by a vertical
+/// segment of the same half length, both given as point lists whose supports tie along whole
+/// sides (the segment's four corners are two repeated points). The 2D EPA's polygon then has
+/// two edges on the deepest side's line, and it picked the one the origin's projection does
+/// not fall on: clamped to that edge's end, the witnesses were a bar corner and the
+/// segment's end, 4.76 apart across the normal. The answer now walks along the line to the
+/// edge holding the projection.
+#[test]
+fn epa_2d_witnesses_on_a_side_split_into_collinear_edges() {
+    let (h, t) = (4.764404296875, 0.00030517578125);
+    let bar = Cloud(vec![P2::new(-h, -t), P2::new(h, -t), P2::new(h, t), P2::new(-h, t)]);
+    let segment = Cloud(vec![P2::new(0.0, -h), P2::new(0.0, -h), P2::new(0.0, h), P2::new(0.0, h)]);
+    for (a, b) in [(&bar, &segment), (&segment, &bar)] {
+        let g = gjk_distance(a, b, &GjkConfig::default(), &mut GjkCache::default());
+        assert_eq!(g.status, GjkStatus::Intersecting);
+        let p = epa(a, b, &g.simplex, &EpaConfig::default());
+        assert!((p.depth - h).abs() < 1e-9, "{p:?}");
+        // point_a − point_b = depth · normal, and each witness on its shape.
+        let off = (p.point_a - p.point_b - p.normal * p.depth).norm();
+        assert!(off < 1e-9, "witnesses {off} off the normal: {p:?}");
+        for (w, s) in [(&p.point_a, a), (&p.point_b, b)] {
+            assert!(w.x.abs() <= h + 1e-12 && w.y.abs() <= h + 1e-12, "{w:?} off {:?}", s.0);
+        }
+    }
+    // Through the 2D dispatcher, the same pair as boxes (the segment a box of zero width).
+    let bar = Obb::<f64, 2>::from_angle(P2::new(0.0, 0.0), 0.0, V2::new(h, t)).unwrap();
+    let flat = Obb::<f64, 2>::from_angle(P2::new(0.0, 0.0), 0.0, V2::new(0.0, h)).unwrap();
+    let c =
+        contact_2d(Shape2::Box(&bar), Shape2::Box(&flat), 0.0, &mut PairCache2::default()).unwrap().unwrap();
+    assert!((c.point_b - c.point_a - c.normal * c.distance).norm() < 1e-9, "{c:?}");
+}
