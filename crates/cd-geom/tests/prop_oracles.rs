@@ -539,3 +539,53 @@ fn support_along_the_axis_stays_on_the_shape() {
         assert!((d.dot(&cyl.support(&d).coords) - best).abs() <= 1e-15 * d.norm() + r * perp);
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Closest point on slivers (an angle from 10⁻³ down to 10⁻¹² rad, long edges up to 10⁹,
+    /// placed away from the origin) from points on, beside and above their edges: never
+    /// farther than the best of the three edges' closest points (each a clamped projection
+    /// on a segment), never nearer than the plane, and on the triangle. The region tests alone
+    /// put the closest point of a point lying on an edge 1.5·10⁶ away (FUZZING.md,
+    /// finding 60).
+    #[test]
+    fn closest_point_on_slivers(
+        length in 1.0..1e9f64,
+        angle_exp in -12.0..-3.0f64,
+        spread in 0.0..1.0f64,
+        offset in point(),
+        along in 0.0..1.0f64,
+        edge in 0usize..3,
+        lift in prop_oneof![Just(0.0), -1.0..1.0f64],
+        side in -1.0..1.0f64,
+        q in rotation(),
+    ) {
+        let angle = 10f64.powf(angle_exp);
+        // a at the origin, b along x, c at angle `angle` from ab, spread between ab's length
+        // and twice it (so the widest angle is at b, near 180°, or at c).
+        let (lb, lc) = (length, length * (0.5 + 1.5 * spread));
+        let at = |x: Vector3<f64>| Point3::from(q * x + offset.coords);
+        let (a, b, c) = (at(Vector3::zeros()), at(Vector3::new(lb, 0.0, 0.0)), at(Vector3::new(lc * angle.cos(), lc * angle.sin(), 0.0)));
+        let Ok(t) = Triangle::new(a, b, c) else { return Ok(()) };
+        let scale = lb.max(lc) + offset.coords.amax();
+        let (x, y) = [(a, b), (b, c), (c, a)][edge];
+        // A point on the edge, moved sideways in the plane and off it by up to about the
+        // sliver's width there.
+        let width = (lb.min(lc) * angle).max(1e-300);
+        let normal = q * Vector3::z();
+        let inward = normal.cross(&(y - x)).normalize();
+        let p = x + (y - x) * along + inward * (side * width) + normal * (lift * width);
+        let (got, _, _) = closest_point_on_triangle(&p, &t);
+        let d = (got - p).norm();
+        let edges = [(a, b), (b, c), (c, a)].iter().map(|(x, y)| (closest_point_between(&p, x, y).0 - p).norm()).fold(f64::INFINITY, f64::min);
+        let plane = normal.dot(&(p - a)).abs();
+        let tol = 1e-12 * scale;
+        prop_assert!(d <= edges + tol, "{} from the closest point, {} from the nearest edge", d, edges);
+        prop_assert!(d >= plane - tol, "{} from the closest point, {} from the plane", d, plane);
+        // On the triangle: in its plane, and no farther from it than rounding.
+        let back = closest_point_on_triangle(&got, &t).0;
+        prop_assert!((back - got).norm() <= tol, "the closest point is {} off the triangle", (back - got).norm());
+        prop_assert!(normal.dot(&(got - a)).abs() <= tol);
+    }
+}

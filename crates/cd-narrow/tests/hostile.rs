@@ -3,8 +3,8 @@
 
 mod exercise;
 
-use cd_geom::{Obb, Triangle};
-use cd_narrow::{contact, PairCache, Shape};
+use cd_geom::{Ball, Obb, Triangle};
+use cd_narrow::{contact, distance, PairCache, Shape};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -235,4 +235,28 @@ fn regression_box_touching_a_degenerate_triangle_at_a_subnormal_distance() {
         let c = contact::<f64>(a, b, 1.0, &mut PairCache::default()).unwrap().unwrap();
         assert!(c.distance.abs() < 1e-12 && (c.point_b - c.point_a).norm() < 1e-12, "{c:?}");
     }
+}
+
+/// Fuzz finding 60 (FUZZING.md): a ball of radius 3·10⁻⁴ centred on an edge of a sliver
+/// 2·10⁹ long (its angle at the first vertex 2·10⁻¹¹) was reported 1.5·10⁶ apart from it while
+/// `intersects` said they touched: the closest point on the triangle came from barycentric
+/// weights that the region tests' products had cancelled to noise.
+#[test]
+fn regression_ball_on_the_edge_of_a_long_sliver() {
+    let t = 0.00030517578125;
+    #[rustfmt::skip]
+    let v = [
+        -1e6, -t, -t, -t, -t, -t, -t, 0.078125, -764000000.0, -t, -t, -t, -t, -t, -t, -t,
+        -2052000000.0, 0.0390625, -t, 0.0, -2052000000.0, 0.0390625, -t, 0.0, -t,
+    ];
+    exercise::run(&v);
+    let tri = Triangle::new(
+        Point3::new(-t, -t, -t),
+        Point3::new(-7.64e8, -t, -t),
+        Point3::new(-2.052e9, 0.0390625, -t),
+    )
+    .unwrap();
+    let ball = Ball::new(Point3::new(-1e6, -t, -t), t).unwrap();
+    let d = distance(Shape::Ball(&ball), Shape::Triangle(&tri), &mut PairCache::default()).unwrap();
+    assert!((d.distance + t).abs() < 1e-9, "{d:?}");
 }

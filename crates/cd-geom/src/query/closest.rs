@@ -51,6 +51,9 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
         // ball centre 1.6·10⁻⁴ from it (fuzz finding 18). Its closest point is on an edge.
         return closest_on_edges(p, tri);
     }
+    if thin_at_a(&ab, &ac) {
+        return closest_on_thin_triangle(p, tri);
+    }
     let ap = p - a;
     let d1 = ab.dot(&ap);
     let d2 = ac.dot(&ap);
@@ -110,6 +113,83 @@ fn collinear<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> b
         _ => ab.norm_squared() * ac.norm_squared() - ab.dot(ac).powi(2),
     };
     crate::directions::cross_is_noise(area_sq, ab.norm_squared(), ac.norm_squared())
+}
+
+/// Whether the angle at `a` between `ab` and `ac` is within about 7° of 0 or of 180°
+/// (sin² below 1/64). The region tests' products are then off by up to ε/sin² of the edges'
+/// lengths, and the barycentric weights with them: on a 2·10⁹-long sliver whose angle at `a`
+/// was 2·10⁻¹¹, a point lying on an edge got a "closest point" 1.5·10⁶ away (fuzz finding 60).
+fn thin_at_a<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> bool {
+    let (ab2, ac2) = (ab.norm_squared(), ac.norm_squared());
+    let cos2 = ab.dot(ac).powi(2);
+    // sin² < 1/64 ⇔ cos² > (63/64)·|ab|²|ac|², without the cross product (any dimension).
+    cos2 > T::lit(63.0 / 64.0) * ab2 * ac2
+}
+
+/// The closest point of a thin triangle, by geometry that does not go through barycentric
+/// weights: the foot of the perpendicular from `p` on the triangle's plane when it lies inside
+/// the triangle (tested against each edge), else the closest of the three edges' closest
+/// points. Each is exact to the rounding of the coordinates; a misjudged containment only
+/// happens within that rounding of an edge, where both answers agree. The weights returned
+/// are those of the point found.
+///
+/// The plane's normal is the longest edge's direction crossed with the opposite vertex's
+/// offset across it (its component along the edge removed first). Crossing two edges of a
+/// sliver directly, even at its widest angle (near 180° on an obtuse one), tilts the normal
+/// by ε/sin of that angle in any direction, and the foot of a point far along the sliver by
+/// that tilt times the distance (10⁻⁸ on a unit sliver 7·10⁻¹² wide). Here the rounding only
+/// turns the normal about the long edge, by ε times the edge over the width, which moves the
+/// plane by about ε times the edge's length near the triangle.
+fn closest_on_thin_triangle<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    tri: &Triangle<T, D>,
+) -> (Point<T, D>, T, T) {
+    let (a, b, c) = (tri.a(), tri.b(), tri.c());
+    // The point in the triangle's plane (p itself in 2D) and the signed areas of the three
+    // sub-triangles it makes with the edges, in one orientation.
+    let in_plane: Option<(Point<T, D>, [T; 3])> = match D {
+        2 => {
+            let perp = |x: &Point<T, D>, y: &Point<T, D>| {
+                let (e, f) = (y - x, p - x);
+                e[0] * f[1] - e[1] * f[0]
+            };
+            Some((*p, [perp(b, c), perp(c, a), perp(a, b)]))
+        }
+        3 => {
+            let v3 = |x: &Point<T, D>| nalgebra::Vector3::new(x[0], x[1], x[2]);
+            let (a3, b3, c3) = (v3(a), v3(b), v3(c));
+            // The longest edge (x → y) and the vertex z across it, in the triangle's order.
+            let k = crate::directions::widest_angle_vertex(
+                (b3 - a3).norm_squared(),
+                (c3 - b3).norm_squared(),
+                (a3 - c3).norm_squared(),
+            );
+            let (x, y, z) = [(b3, c3, a3), (c3, a3, b3), (a3, b3, c3)][k];
+            let along = (y - x).try_normalize(T::zero());
+            let normal = along.and_then(|u| {
+                let offset = z - x;
+                let across = offset - u * u.dot(&offset);
+                u.cross(&across).try_normalize(T::zero())
+            });
+            normal.map(|n| {
+                let p3 = v3(p);
+                let foot3 = p3 - n * n.dot(&(p3 - a3));
+                let area =
+                    |x: &nalgebra::Vector3<T>, y: &nalgebra::Vector3<T>| n.dot(&(y - x).cross(&(foot3 - x)));
+                let foot = Point::from(Vector::from_fn(|i, _| foot3[i]));
+                (foot, [area(&b3, &c3), area(&c3, &a3), area(&a3, &b3)])
+            })
+        }
+        _ => None,
+    };
+    if let Some((q, areas)) = in_plane {
+        let total = areas[0] + areas[1] + areas[2];
+        let inside = |x: T| if total > T::zero() { x >= T::zero() } else { x <= T::zero() };
+        if total != T::zero() && areas.iter().all(|&x| inside(x)) {
+            return (q, areas[1] / total, areas[2] / total);
+        }
+    }
+    closest_on_edges(p, tri)
 }
 
 fn closest_on_edges<T: Real, const D: usize>(p: &Point<T, D>, tri: &Triangle<T, D>) -> (Point<T, D>, T, T) {
