@@ -45,6 +45,29 @@ pub fn edge_normal<T: Real>(e0: &Vector<T, 3>, e1: &Vector<T, 3>) -> Option<Vect
     crate::validate::unit(&n).ok()
 }
 
+/// The unit normal of triangle `(a, b, c)` with the orientation of `(b − a) × (c − a)`, or
+/// `None` when its edges are parallel to within rounding ([`edge_normal`]).
+///
+/// The cross product of the edges at the widest angle ([`widest_angle_edges`]), then made
+/// exactly perpendicular to the longest edge. On an obtuse sliver the widest angle is near
+/// 180° and the cross product tilts by ε/sin of it in any direction — in `f32` by 10⁻² rad
+/// towards the long edge on a unit sliver 10⁻⁶ wide, which moves the plane by 10⁻² at the far
+/// end. The longest edge's own direction is known to ε, and the true normal is perpendicular
+/// to it, so removing the component along it leaves only the turn about the long edge (which
+/// moves the plane near the triangle by no more than the rounding of its coordinates).
+pub fn triangle_normal<T: Real>(
+    a: &Vector<T, 3>,
+    b: &Vector<T, 3>,
+    c: &Vector<T, 3>,
+) -> Option<Vector<T, 3>> {
+    let (e0, e1) = widest_angle_edges(a, b, c);
+    let n = edge_normal(&e0, &e1)?;
+    // The edges at the widest angle are the two shortest: the longest is the third, e₀ + e₁
+    // reversed (its sign does not matter here).
+    let longest = (e0 + e1).try_normalize(T::zero())?;
+    (n - longest * longest.dot(&n)).try_normalize(T::zero())
+}
+
 /// The two edges of triangle `(a, b, c)` meeting at its widest angle — at the vertex opposite
 /// the longest edge — ordered so that `e₀ × e₁` has the orientation of `(b − a) × (c − a)`.
 /// Their cross product is the most accurate normal direction of the three vertex choices: its

@@ -36,7 +36,7 @@ pub mod shape;
 pub mod support;
 
 pub use bounding_volume::BoundingVolume;
-pub use directions::{edge_normal, unit_perpendicular, widest_angle_edges};
+pub use directions::{edge_normal, triangle_normal, unit_perpendicular, widest_angle_edges};
 pub use error::{GeomError, GeomResult};
 pub use real::{gt_mask, Matrix, Point, Real, Vector};
 pub use result::{ClosestPoints, Contact, ContactStatus, Containment, PlaneSide, RayHit, TriangleHit};

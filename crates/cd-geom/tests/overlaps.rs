@@ -721,3 +721,31 @@ fn convex_counter_clockwise_outlines() {
     assert!(is_convex_counter_clockwise(&near_line(1e-4)));
     assert!(!is_convex_counter_clockwise(&near_line(0.05)));
 }
+
+/// A triangle's normal on obtuse slivers in f32: crossing the edges even at the widest angle
+/// (near 180°) tilted it towards the long edge by up to 10⁻² rad on a unit sliver 10⁻⁶ wide;
+/// it must stay perpendicular to the long edge to within rounding, and keep the orientation
+/// of (b − a) × (c − a).
+#[test]
+fn triangle_normal_of_obtuse_slivers_stays_perpendicular_to_the_long_edge() {
+    let mut bits = xorshift(7);
+    let mut rnd = move || (bits() >> 11) as f64 / (1u64 << 53) as f64;
+    for width in [1e-2, 1e-4, 1e-6] {
+        for _ in 0..2000 {
+            let q = UnitQuaternion::from_scaled_axis(Vector3::new(rnd() * 6.0, rnd() * 6.0, rnd() * 6.0));
+            let off = Vector3::new(rnd() * 10.0, rnd() * 10.0, rnd() * 10.0);
+            let at = |x: f64, y: f64| Point3::from(q * Vector3::new(x, y, 0.0) + off).cast::<f32>();
+            let (a, b, c) = (at(0.0, 0.0), at(1.0, 0.0), at(0.3 + 0.4 * rnd(), width));
+            // At 10⁻⁶ wide and 10 from the origin, f32's rounding can leave the vertices
+            // collinear to within noise: no normal, and rightly so.
+            let Ok(n) = Triangle::new(a, b, c).unwrap().normal() else { continue };
+            let n = n.cast::<f64>();
+            // The exact normal of the rounded vertices, in f64.
+            let (a, b, c) = (a.cast::<f64>(), b.cast::<f64>(), c.cast::<f64>());
+            let exact = (b - a).cross(&(c - a)).normalize();
+            let long = (b - a).normalize();
+            assert!(n.dot(&long).abs() < 1e-6, "width {width}: {} towards the long edge", n.dot(&long));
+            assert!(n.dot(&exact) > 0.9, "width {width}: orientation {}", n.dot(&exact));
+        }
+    }
+}

@@ -133,13 +133,11 @@ fn thin_at_a<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> b
 /// happens within that rounding of an edge, where both answers agree. The weights returned
 /// are those of the point found.
 ///
-/// The plane's normal is the longest edge's direction crossed with the opposite vertex's
-/// offset across it (its component along the edge removed first). Crossing two edges of a
-/// sliver directly, even at its widest angle (near 180° on an obtuse one), tilts the normal
-/// by ε/sin of that angle in any direction, and the foot of a point far along the sliver by
-/// that tilt times the distance (10⁻⁸ on a unit sliver 7·10⁻¹² wide). Here the rounding only
-/// turns the normal about the long edge, by ε times the edge over the width, which moves the
-/// plane by about ε times the edge's length near the triangle.
+/// The plane's normal is [`crate::triangle_normal`]'s: crossing two edges of a sliver, even at
+/// its widest angle (near 180° on an obtuse one), tilts the normal by ε/sin of that angle,
+/// and the foot of a point far along the sliver by that tilt times the distance (10⁻⁸ on a
+/// unit sliver 7·10⁻¹² wide); made perpendicular to the longest edge, it only turns about that
+/// edge, which moves the plane near the triangle by the rounding of its coordinates.
 fn closest_on_thin_triangle<T: Real, const D: usize>(
     p: &Point<T, D>,
     tri: &Triangle<T, D>,
@@ -158,19 +156,7 @@ fn closest_on_thin_triangle<T: Real, const D: usize>(
         3 => {
             let v3 = |x: &Point<T, D>| nalgebra::Vector3::new(x[0], x[1], x[2]);
             let (a3, b3, c3) = (v3(a), v3(b), v3(c));
-            // The longest edge (x → y) and the vertex z across it, in the triangle's order.
-            let k = crate::directions::widest_angle_vertex(
-                (b3 - a3).norm_squared(),
-                (c3 - b3).norm_squared(),
-                (a3 - c3).norm_squared(),
-            );
-            let (x, y, z) = [(b3, c3, a3), (c3, a3, b3), (a3, b3, c3)][k];
-            let along = (y - x).try_normalize(T::zero());
-            let normal = along.and_then(|u| {
-                let offset = z - x;
-                let across = offset - u * u.dot(&offset);
-                u.cross(&across).try_normalize(T::zero())
-            });
+            let normal = crate::directions::triangle_normal(&a3, &b3, &c3);
             normal.map(|n| {
                 let p3 = v3(p);
                 let foot3 = p3 - n * n.dot(&(p3 - a3));

@@ -83,10 +83,12 @@ impl<T: Real> Triangle<T, 3> {
     /// shortest edges): the direction's rounding grows like ε / sin of the angle between the
     /// crossed edges, and that vertex has the largest angle. On a sliver 1.7·10¹⁰ long and
     /// 10⁶ wide, crossing at the sharp vertex tilted the plane by 4·10⁻¹² rad, 0.06 at the far
-    /// end, more than a 0.01 start gap a continuous query then missed.
+    /// end, more than a 0.01 start gap a continuous query then missed. On an obtuse sliver
+    /// even that angle is near 180°, so the normal is then made exactly perpendicular to the
+    /// longest edge ([`crate::triangle_normal`]).
     pub fn normal(&self) -> GeomResult<Vector<T, 3>> {
-        let (e0, e1) = crate::directions::widest_angle_edges(&self.a.coords, &self.b.coords, &self.c.coords);
-        crate::directions::edge_normal(&e0, &e1).ok_or(GeomError::Degenerate)
+        crate::directions::triangle_normal(&self.a.coords, &self.b.coords, &self.c.coords)
+            .ok_or(GeomError::Degenerate)
     }
     /// The supporting plane. Error: zero-area triangle.
     pub fn plane(&self) -> GeomResult<Plane<T, 3>> {
