@@ -789,3 +789,31 @@ fn regression_warm_gjk_stall_is_retried_cold() {
         );
     }
 }
+
+/// Fuzz finding 61 (FUZZING.md): a segment cast against a triangle in f32 converged with the
+/// simplex's closest point exactly 0, yet its witness points, the simplex's weights applied
+/// to its vertices' points, were 0.056 apart: the weights of a flat simplex were off by
+/// rounding over its width. Drifting witnesses are now replaced by the static query's at the
+/// time of impact.
+#[test]
+fn regression_cast_witnesses_of_a_flat_simplex() {
+    #[rustfmt::skip]
+    let v = [
+        -4.13970947265625, 0.0, -4.12933349609375, -4.07867431640625, -4.07867431640625,
+        -4.07867431640625, 3.57757568359375, -4.07867431640625, 0.0, -4.23492431640625, 0.0, 0.0,
+        -0.00030517578125, -0.00030517578125, -0.00030517578125, -0.06500244140625,
+        0.07843017578125, 0.07781982421875, -0.00030517578125, -0.00030517578125, 0.0, 0.0, 0.0,
+        0.0, 0.0, 0.0, 0.0, -4.07867431640625, -7.05902099609375, -7.05902099609375,
+        -7.05902099609375, 0.0,
+    ];
+    in_both_precisions(&v);
+    let x = |i: usize| v[i] as f32;
+    let p = |i: usize| Point3::new(x(i), x(i + 1), x(i + 2));
+    let segment = cd_geom::Segment::new(p(2), p(5)).unwrap();
+    let tri = cd_geom::Triangle::new(p(1), p(4), p(14)).unwrap();
+    let motion =
+        LinearMotion::new(Vector3::new(x(6), x(7), x(8)), Vector3::new(x(9), x(10), x(11)), x(3).abs())
+            .unwrap();
+    let hit = shape_cast(&segment, 0.0, &tri, 0.0, &motion, &CastConfig::default()).expect("they meet");
+    assert!((hit.point_b - hit.point_a).norm() < 1e-4, "{hit:?}");
+}
