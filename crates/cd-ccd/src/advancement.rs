@@ -223,9 +223,9 @@ fn contact<T: Real>(t: T, c: &Closest<T>, status: ToiStatus) -> Toi<T, 3> {
 /// scale; the time returned is never later than the true first contact (each step is proven
 /// safe). Shapes touching at time 0 report [`ToiStatus::StartedInContact`]; the iteration cap
 /// returns the time reached with [`ToiStatus::IterationCap`] (safe up to that time), and a
-/// distance GJK cannot resolve in floating point stops there with [`ToiStatus::Unresolved`]. Cost: one
-/// GJK distance per step (warm-started); the number of steps grows with the rotation speed
-/// relative to the gap.
+/// distance GJK cannot resolve in floating point stops there with [`ToiStatus::Unresolved`].
+/// Cost: one GJK distance per step (warm-started); the number of steps grows with the
+/// rotation speed relative to the gap.
 ///
 /// ```
 /// use cd_ccd::{conservative_advancement, CastConfig, MovingShape, RigidMotion};

@@ -230,9 +230,8 @@ pub enum NarrowError {
     InvalidPose,
     /// A shape handed over as raw data, which no constructor checked, is invalid: a user
     /// convex shape's radius is negative, not finite or beyond the coordinate range, or a 2D
-    /// polygon slice is empty, has
-    /// a coordinate that is not finite or beyond the coordinate range, or is not convex with
-    /// counter-clockwise vertices.
+    /// polygon slice is empty, has a coordinate that is not finite or beyond the coordinate
+    /// range, or is not convex with counter-clockwise vertices.
     InvalidShape {
         /// What is wrong with it.
         reason: &'static str,
