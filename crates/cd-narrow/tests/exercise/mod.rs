@@ -2,9 +2,9 @@
 //! `intersects`, `distance`, `contact`, `manifold`, MPR. Nothing may panic (a pair the phase
 //! cannot answer is a typed error); answers are finite; distance is symmetric; the boolean
 //! agrees with the signed distance (EPA's depth ≥ 0 exactly when they intersect); boxes agree
-//! with cd-geom's separating-axis test and GJK with MPR away from touching. Shared by the
-//! hostile-input property test (`tests/hostile.rs`) and the `narrow_queries` fuzz target
-//! (which includes this file).
+//! with cd-geom's separating-axis test and GJK with MPR away from touching. Then the same
+//! numbers run the 2D queries (`planar.rs`). Shared by the hostile-input property test
+//! (`tests/hostile.rs`) and the `narrow_queries` fuzz target (which includes this file).
 #![allow(dead_code)]
 
 #[path = "planar.rs"]
