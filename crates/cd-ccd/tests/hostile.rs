@@ -172,29 +172,12 @@ fn regression_grazing_cast_found_by_the_touch_check_in_f32() {
 /// through it. Requiring every face hit to be within a few slacks of the triangle dropped
 /// that one (the end was 3.8·10⁻⁹ outside near the sharp corner, 5·10⁴ slacks) and the contact
 /// came at 0.51, after the overlap: the lateness check fails on it.
+#[rustfmt::skip]
 const FOUND_BY_THE_LATENESS_CHECK_AT_A_SLIVER: [f64; 22] = [
-    0.01007080078125,
-    -0.078125,
-    -0.00030517578125,
-    5.07781982421875,
-    -0.00030517578125,
-    -0.0006103515625,
-    -0.00030517578125,
-    -0.00030517578125,
-    5.15594482421875,
-    0.07781982421875,
-    0.0,
-    0.0,
-    0.0,
-    0.0,
-    0.0,
-    0.0,
-    0.0,
-    f64::NAN,
-    5.15594482421875,
-    6.93817138671875,
-    -4.11376953125,
-    6.90185546875,
+    0.01007080078125, -0.078125, -0.00030517578125, 5.07781982421875, -0.00030517578125,
+    -0.0006103515625, -0.00030517578125, -0.00030517578125, 5.15594482421875, 0.07781982421875,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, f64::NAN, 5.15594482421875, 6.93817138671875,
+    -4.11376953125, 6.90185546875,
 ];
 
 #[test]

@@ -122,6 +122,29 @@ where
     (c.distance <= prediction).then_some(c)
 }
 
+/// [`convex_contact_within`] for a finite `prediction`, [`convex_contact`] (the distance,
+/// however far) for an infinite one: the contact the dispatchers' queries want from GJK + EPA.
+pub(crate) fn convex_contact_up_to<T, const D: usize, A, B>(
+    core_a: &A,
+    radius_a: T,
+    core_b: &B,
+    radius_b: T,
+    prediction: T,
+    cache: &mut GjkCache<T, D>,
+) -> Option<Contact<T, D>>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let config = ConvexConfig::default();
+    if prediction < T::infinity() {
+        convex_contact_within(core_a, radius_a, core_b, radius_b, prediction, &config, cache)
+    } else {
+        Some(convex_contact(core_a, radius_a, core_b, radius_b, &config, cache))
+    }
+}
+
 /// The contact from GJK's result: grown witness points when the cores are apart, EPA when
 /// they overlap.
 fn finish<T, const D: usize, A, B>(

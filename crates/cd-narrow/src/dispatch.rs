@@ -23,7 +23,7 @@ use cd_geom::{
 
 use crate::box_box::{box_box_contact, box_box_manifold};
 use crate::box_triangle::{box_triangle_contact, box_triangle_manifold};
-use crate::convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
+use crate::convex::{convex_contact, convex_contact_up_to, convex_intersects, ConvexConfig};
 use crate::gjk::{gjk_distance_within, GjkCache, Intersection};
 use crate::manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 use crate::pairs::*;
@@ -444,11 +444,7 @@ fn convex_pair_contact<T: Real>(
     prediction: T,
     cache: &mut PairCache<T>,
 ) -> Option<Contact<T, 3>> {
-    if prediction < T::infinity() {
-        convex_contact_within(ca, ra, cb, rb, prediction, &ConvexConfig::default(), &mut cache.gjk)
-    } else {
-        Some(convex_contact(ca, ra, cb, rb, &ConvexConfig::default(), &mut cache.gjk))
-    }
+    convex_contact_up_to(ca, ra, cb, rb, prediction, &mut cache.gjk)
 }
 
 /// Whether `a` and `b` overlap or touch. GJK's iteration cap (reachable only on curved shapes

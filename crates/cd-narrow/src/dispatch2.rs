@@ -8,11 +8,11 @@ use cd_geom::{
     Vector,
 };
 
-use crate::convex::{convex_contact, convex_contact_within, convex_intersects, ConvexConfig};
+use crate::convex::{convex_contact_up_to, convex_intersects};
 use crate::dispatch::{check_radius, NarrowError};
 use crate::gjk::{GjkCache, Intersection};
 use crate::pairs::{ball_ball_contact, capsule_ball_contact, capsule_capsule_contact, obb_ball_contact};
-use crate::sat_polygon::{obb_corners_2d, polygon_polygon_contact, PolygonSatCache, PolygonSupport};
+use crate::sat_polygon::{obb_corners_2d, sat_contact, too_thin, PolygonSatCache, PolygonSupport};
 
 /// A 2D shape in world space.
 #[derive(Clone, Copy)]
@@ -192,8 +192,8 @@ pub fn contact_2d<T: Real>(
     })
 }
 
-/// Two polygonal shapes: GJK for a separated distance within the prediction, SAT for the
-/// exact depth of overlapping ones.
+/// Two polygonal shapes: GJK for a separated distance within the prediction and for outlines
+/// too thin for SAT, SAT for the exact depth of overlapping ones.
 fn polygons<T: Real>(
     a: Shape2<'_, T>,
     b: Shape2<'_, T>,
@@ -202,7 +202,10 @@ fn polygons<T: Real>(
     p: T,
     cache: &mut PairCache2<T>,
 ) -> Option<Contact<T, 2>> {
-    let c = polygon_polygon_contact(pa, pb, p, &mut cache.sat)?;
+    if too_thin(pa) || too_thin(pb) {
+        return general(a, b, p, cache);
+    }
+    let c = sat_contact(pa, pb, p, &mut cache.sat)?;
     if c.distance > T::zero() {
         // SAT's separation only bounds the gap: GJK gives it exactly.
         return general(a, b, p, cache);
@@ -217,11 +220,7 @@ fn general<T: Real>(
     cache: &mut PairCache2<T>,
 ) -> Option<Contact<T, 2>> {
     let ((ca, ra), (cb, rb)) = (a.core(), b.core());
-    if p < T::infinity() {
-        convex_contact_within(&ca, ra, &cb, rb, p, &ConvexConfig::default(), &mut cache.gjk)
-    } else {
-        Some(convex_contact(&ca, ra, &cb, rb, &ConvexConfig::default(), &mut cache.gjk))
-    }
+    convex_contact_up_to(&ca, ra, &cb, rb, p, &mut cache.gjk)
 }
 
 /// Whether two 2D shapes overlap or touch.

@@ -14,7 +14,7 @@
 
 use cd_geom::{Contact, ContactStatus, Obb, Point, Real, SupportMap, Vector};
 
-use crate::convex::{convex_contact, convex_contact_within, ConvexConfig};
+use crate::convex::convex_contact_up_to;
 use crate::gjk::GjkCache;
 
 /// The result of [`polygon_polygon_sat`].
@@ -104,7 +104,7 @@ impl<T: Real> SupportMap<T, 2> for PolygonSupport<'_, T> {
 /// segment, a box of zero height) has no edge across its ends, so SAT over its edge normals
 /// alone misses the axis along it and calls two collinear segments a unit apart touching; a
 /// nearly flat one has those normals within rounding of each other.
-fn too_thin<T: Real>(p: &[Point<T, 2>]) -> bool {
+pub(crate) fn too_thin<T: Real>(p: &[Point<T, 2>]) -> bool {
     if p.len() < 3 {
         return true;
     }
@@ -182,13 +182,19 @@ pub fn polygon_polygon_contact<T: Real>(
     }
     if too_thin(a) || too_thin(b) {
         let (a, b) = (PolygonSupport(a), PolygonSupport(b));
-        let (config, mut gjk) = (ConvexConfig::default(), GjkCache::default());
-        return if prediction < T::infinity() {
-            convex_contact_within(&a, T::zero(), &b, T::zero(), prediction, &config, &mut gjk)
-        } else {
-            Some(convex_contact(&a, T::zero(), &b, T::zero(), &config, &mut gjk))
-        };
+        return convex_contact_up_to(&a, T::zero(), &b, T::zero(), prediction, &mut GjkCache::default());
     }
+    sat_contact(a, b, prediction, cache)
+}
+
+/// [`polygon_polygon_contact`] by SAT alone, for outlines that are not [`too_thin`] (the 2D
+/// dispatcher routes those to GJK itself, with the pair's cache).
+pub(crate) fn sat_contact<T: Real>(
+    a: &[Point<T, 2>],
+    b: &[Point<T, 2>],
+    prediction: T,
+    cache: &mut PolygonSatCache,
+) -> Option<Contact<T, 2>> {
     let sat = polygon_polygon_sat(a, b, prediction, cache);
     if sat.separation > prediction {
         return None;

@@ -45,13 +45,19 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
     let (zero, one) = (T::zero(), T::one());
     let ab = b - a;
     let ac = c - a;
-    if collinear(&ab, &ac) {
+    let (ab2, ac2) = (ab.norm_squared(), ac.norm_squared());
+    let cross2 = cross_squared(&ab, &ac);
+    if crate::directions::cross_is_noise(cross2, ab2, ac2) {
         // The region tests below compare products that all vanish for collinear vertices, so
         // their signs are rounding: a segment-shaped triangle answered a point 0.015 from a
         // ball centre 1.6·10⁻⁴ from it (fuzz finding 18). Its closest point is on an edge.
         return closest_on_edges(p, tri);
     }
-    if thin_at_a(&ab, &ac) {
+    // Within about 7° of 0 or of 180° at `a` (sin² below 1/64), the region tests' products
+    // are off by up to ε/sin² of the edges' lengths, and the barycentric weights with them:
+    // on a 2·10⁹-long sliver whose angle at `a` was 2·10⁻¹¹, a point lying on an edge got a
+    // "closest point" 1.5·10⁶ away (fuzz finding 60).
+    if cross2 * T::lit(64.0) < ab2 * ac2 {
         return closest_on_thin_triangle(p, tri);
     }
     let ap = p - a;
@@ -100,30 +106,17 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
     (a + ab * v + ac * w, v, w)
 }
 
-/// Whether the edges `ab` and `ac` are parallel to within rounding (`cross_is_noise`), in 2D by
-/// the perp-dot product.
-fn collinear<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> bool {
-    let area_sq = match D {
+/// `|ab × ac|²` (in 2D the perp-dot product squared; beyond 3D by Lagrange's identity, whose
+/// own rounding is larger, which only widens the tests it feeds).
+fn cross_squared<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> T {
+    match D {
         2 => (ab[0] * ac[1] - ab[1] * ac[0]).powi(2),
         3 => {
             let (x, y) = (ab.fixed_rows::<3>(0), ac.fixed_rows::<3>(0));
             x.cross(&y).norm_squared()
         }
-        // Lagrange's identity: its own rounding is larger, which only widens the test.
         _ => ab.norm_squared() * ac.norm_squared() - ab.dot(ac).powi(2),
-    };
-    crate::directions::cross_is_noise(area_sq, ab.norm_squared(), ac.norm_squared())
-}
-
-/// Whether the angle at `a` between `ab` and `ac` is within about 7° of 0 or of 180°
-/// (sin² below 1/64). The region tests' products are then off by up to ε/sin² of the edges'
-/// lengths, and the barycentric weights with them: on a 2·10⁹-long sliver whose angle at `a`
-/// was 2·10⁻¹¹, a point lying on an edge got a "closest point" 1.5·10⁶ away (fuzz finding 60).
-fn thin_at_a<T: Real, const D: usize>(ab: &Vector<T, D>, ac: &Vector<T, D>) -> bool {
-    let (ab2, ac2) = (ab.norm_squared(), ac.norm_squared());
-    let cos2 = ab.dot(ac).powi(2);
-    // sin² < 1/64 ⇔ cos² > (63/64)·|ab|²|ac|², without the cross product (any dimension).
-    cos2 > T::lit(63.0 / 64.0) * ab2 * ac2
+    }
 }
 
 /// The closest point of a thin triangle, by geometry that does not go through barycentric
