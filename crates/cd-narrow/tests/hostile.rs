@@ -41,7 +41,11 @@ proptest! {
             prop_assert!(checked >= 10 * CASES as usize, "only {} pairs reached the checks", checked);
             let planar = exercise::PLANAR_CHECKED.load(Ordering::Relaxed);
             let compared = exercise::PLANAR_COMPARED.load(Ordering::Relaxed);
-            eprintln!("{checked} pairs in 3D, {planar} in 2D, {compared} box polygons against GJK + EPA");
+            let precisions = exercise::PRECISIONS_COMPARED.load(Ordering::Relaxed);
+            eprintln!(
+                "{checked} pairs in 3D ({precisions} in f32 against f64), {planar} in 2D, {compared} box polygons against GJK + EPA"
+            );
+            prop_assert!(precisions >= 10 * CASES as usize, "only {} pairs compared in f32 and f64", precisions);
             prop_assert!(planar >= 10 * CASES as usize, "only {} 2D pairs reached the checks", planar);
             prop_assert!(compared >= CASES as usize, "only {} box polygons compared with GJK + EPA", compared);
         }

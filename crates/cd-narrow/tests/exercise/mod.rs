@@ -2,8 +2,9 @@
 //! `intersects`, `distance`, `contact`, `manifold`, MPR. Nothing may panic (a pair the phase
 //! cannot answer is a typed error); answers are finite; distance is symmetric; the boolean
 //! agrees with the signed distance (EPA's depth ≥ 0 exactly when they intersect); boxes agree
-//! with cd-geom's separating-axis test and GJK with MPR away from touching. Then the same
-//! numbers run the 2D queries (`planar.rs`). Shared by the hostile-input property test
+//! with cd-geom's separating-axis test and GJK with MPR away from touching; the same shapes
+//! in `f32` have the `f64` distance to 1,000 ulps of the inputs. Then the same numbers run the
+//! 2D queries (`planar.rs`). Shared by the hostile-input property test
 //! (`tests/hostile.rs`) and the `narrow_queries` fuzz target (which includes this file).
 #![allow(dead_code)]
 
@@ -12,7 +13,7 @@ mod planar;
 pub use planar::{run_planar, PLANAR_CHECKED, PLANAR_COMPARED};
 
 use cd_geom::{
-    obb_obb, Ball, Capsule, Cone, ContactStatus, ConvexPolyhedron, Cylinder, Lozenge, Obb, Triangle,
+    obb_obb, Ball, Capsule, Cone, ContactStatus, ConvexPolyhedron, Cylinder, Lozenge, Obb, Real, Triangle,
 };
 use cd_narrow::{
     contact, distance, intersects, manifold, mpr_intersects, Manifold, MprConfig, PairCache, Shape,
@@ -22,6 +23,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Pairs that reached every check (the property test checks its generator gets there).
 pub static CHECKED: AtomicUsize = AtomicUsize::new(0);
+
+/// Pairs whose `f32` distance was compared with the `f64` one (both converged).
+pub static PRECISIONS_COMPARED: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// Intersecting pairs whose distance came back only as an upper bound (`Unresolved` or
@@ -35,19 +39,19 @@ thread_local! {
     pub static HIT_TOLERANCE: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
 }
 
-enum Built {
-    Ball(Ball<f64, 3>),
-    Capsule(Capsule<f64, 3>),
-    Box(Obb<f64, 3>),
-    Cylinder(Cylinder<f64>),
-    Cone(Cone<f64>),
-    Lozenge(Lozenge<f64>),
-    Triangle(Triangle<f64, 3>),
-    Hull(ConvexPolyhedron<f64>, Isometry3<f64>),
+enum Built<T: Real> {
+    Ball(Ball<T, 3>),
+    Capsule(Capsule<T, 3>),
+    Box(Obb<T, 3>),
+    Cylinder(Cylinder<T>),
+    Cone(Cone<T>),
+    Lozenge(Lozenge<T>),
+    Triangle(Triangle<T, 3>),
+    Hull(ConvexPolyhedron<T>, Isometry3<T>),
 }
 
-impl Built {
-    fn shape(&self) -> Shape<'_, f64> {
+impl<T: Real> Built<T> {
+    fn shape(&self) -> Shape<'_, T> {
         match self {
             Built::Ball(b) => Shape::Ball(b),
             Built::Capsule(c) => Shape::Capsule(c),
@@ -61,8 +65,40 @@ impl Built {
     }
 }
 
-fn finite(v: &Vector3<f64>) -> bool {
+fn finite<T: Real>(v: &Vector3<T>) -> bool {
     v.iter().all(|x| x.is_finite())
+}
+
+/// What `v` builds in `T`, one slot per constructor (`None` where the constructor refused):
+/// slot `k` is the same shape in either precision.
+fn build<T: Real>(v: &[f64]) -> Vec<Option<Built<T>>> {
+    let x = |i: usize| T::lit(v[i % v.len()]);
+    let p = |i: usize| Point3::new(x(i), x(i + 1), x(i + 2));
+    let w = |i: usize| Vector3::new(x(i), x(i + 1), x(i + 2));
+    let rot = |i: usize| {
+        let a = w(i);
+        if finite(&a) {
+            UnitQuaternion::from_scaled_axis(a.map(|c| c % T::lit(7.0)))
+        } else {
+            UnitQuaternion::identity()
+        }
+    };
+    let hull = || {
+        let local = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), w(18).abs()).ok()?;
+        let hull = ConvexPolyhedron::from_obb(&local).ok()?;
+        finite(&w(21)).then(|| Built::Hull(hull, Isometry3::from_parts(w(21).into(), rot(7))))
+    };
+    vec![
+        Ball::new(p(0), x(3).abs()).ok().map(Built::Ball),
+        Capsule::new(p(4), p(7), x(10).abs()).ok().map(Built::Capsule),
+        Obb::from_rotation(p(11), rot(14), w(17).abs()).ok().map(Built::Box),
+        Obb::from_rotation(p(20), rot(23), w(2).abs()).ok().map(Built::Box),
+        Cylinder::new(p(5), p(9), x(13).abs()).ok().map(Built::Cylinder),
+        Cone::new(p(6), p(12), x(15).abs()).ok().map(Built::Cone),
+        Lozenge::new(p(3), w(9), w(13), x(8).abs()).ok().map(Built::Lozenge),
+        Triangle::new(p(1), p(8), p(16)).ok().map(Built::Triangle),
+        hull(),
+    ]
 }
 
 /// Builds what it can from `v` and runs every pair.
@@ -71,30 +107,7 @@ pub fn run(v: &[f64]) {
         return;
     }
     let x = |i: usize| v[i % v.len()];
-    let p = |i: usize| Point3::new(x(i), x(i + 1), x(i + 2));
-    let w = |i: usize| Vector3::new(x(i), x(i + 1), x(i + 2));
-    let rot = |i: usize| {
-        let a = w(i);
-        if finite(&a) {
-            UnitQuaternion::from_scaled_axis(a.map(|c| c % 7.0))
-        } else {
-            UnitQuaternion::identity()
-        }
-    };
-    let mut shapes: Vec<Built> = Vec::new();
-    shapes.extend(Ball::new(p(0), x(3).abs()).ok().map(Built::Ball));
-    shapes.extend(Capsule::new(p(4), p(7), x(10).abs()).ok().map(Built::Capsule));
-    shapes.extend(Obb::from_rotation(p(11), rot(14), w(17).abs()).ok().map(Built::Box));
-    shapes.extend(Obb::from_rotation(p(20), rot(23), w(2).abs()).ok().map(Built::Box));
-    shapes.extend(Cylinder::new(p(5), p(9), x(13).abs()).ok().map(Built::Cylinder));
-    shapes.extend(Cone::new(p(6), p(12), x(15).abs()).ok().map(Built::Cone));
-    shapes.extend(Lozenge::new(p(3), w(9), w(13), x(8).abs()).ok().map(Built::Lozenge));
-    shapes.extend(Triangle::new(p(1), p(8), p(16)).ok().map(Built::Triangle));
-    if let Ok(local) = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), w(18).abs()) {
-        if let (Ok(hull), true) = (ConvexPolyhedron::from_obb(&local), finite(&w(21))) {
-            shapes.push(Built::Hull(hull, Isometry3::from_parts(w(21).into(), rot(7))));
-        }
-    }
+    let shapes: Vec<Built<f64>> = build(v).into_iter().flatten().collect();
     let scale = v.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, x| m.max(x.abs()));
     let tol = 1e-6 * scale;
     for a in &shapes {
@@ -197,5 +210,44 @@ pub fn run(v: &[f64]) {
             CHECKED.fetch_add(1, Ordering::Relaxed);
         }
     }
+    compare_precisions(v);
     run_planar(v);
+}
+
+/// The same shapes in `f32` and in `f64` (both built from `v` rounded to `f32`, so they are
+/// the same shapes to `f32` rounding): where both distances converged they agree to 1,000 ulps
+/// of the inputs' scale. GJK's tolerance is 100 ε of the squared distance and EPA's ε^(2/3)
+/// (about 200 ε) of the shapes' size, so a correct `f32` answer is well inside; an `f32` GJK
+/// that stalled on a sliver face of a long thin box and accepted the stall was 3,800 ulps
+/// off (FUZZING.md, "Known limits"), and is what this catches.
+fn compare_precisions(v: &[f64]) {
+    let rounded: Vec<f64> = v.iter().map(|&x| x as f32 as f64).collect();
+    let scale = rounded.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, x| m.max(x.abs()));
+    // Large inputs leave f32 shapes too coarse to compare (and near its coordinate limit).
+    if scale > 1e6 {
+        return;
+    }
+    let tol = 1e3 * f32::EPSILON as f64 * scale;
+    let (narrow, wide) = (build::<f32>(&rounded), build::<f64>(&rounded));
+    let pairs = || narrow.iter().zip(&wide).filter_map(|(n, w)| Some((n.as_ref()?, w.as_ref()?)));
+    for (a32, a64) in pairs() {
+        for (b32, b64) in pairs() {
+            let d32 = distance(a32.shape(), b32.shape(), &mut PairCache::default());
+            let d64 = distance(a64.shape(), b64.shape(), &mut PairCache::default());
+            let (Ok(d32), Ok(d64)) = (d32, d64) else { continue };
+            if d32.status != ContactStatus::Converged || d64.status != ContactStatus::Converged {
+                continue;
+            }
+            let off = (d32.distance as f64 - d64.distance).abs();
+            assert!(
+                off <= tol,
+                "{:?} / {:?}: f32 distance {} against f64 {} ({off} apart, tolerance {tol})",
+                a32.shape(),
+                b32.shape(),
+                d32.distance,
+                d64.distance
+            );
+            PRECISIONS_COMPARED.fetch_add(1, Ordering::Relaxed);
+        }
+    }
 }
