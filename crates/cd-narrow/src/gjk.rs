@@ -566,6 +566,8 @@ where
     let simplex = &mut start.simplex;
     let (mut v, mut hints) = (start.v, start.hints);
     let mut vv = v.norm_squared();
+    // |v|² as the sub-simplex solve computed it, in `f64`: the progress test's measure.
+    let mut vv_wide = simplex.closest_norm_squared_wide();
     // Largest |w|² seen: the scale of the absolute tolerance (kept incrementally: no loop).
     let mut scale_sq = simplex.max_norm_squared();
     // Best lower bound so far, squared: max (v·w)² / |v|² over iterations with v·w > 0.
@@ -603,9 +605,14 @@ where
         simplex.push_along(w, v);
         let next = simplex.reduce();
         let next_vv = next.norm_squared();
-        let progress = next_vv < vv;
+        // Judged in `f64`: in `f32` a segment nearly perpendicular to the old closest point
+        // turns it while shortening it by less than an ulp, and GJK stopped there, 2·10⁻⁴ off
+        // on a unit capsule beside a flat box (FUZZING.md, finding 62).
+        let next_wide = simplex.closest_norm_squared_wide();
+        let progress = next_wide < vv_wide;
         v = next;
         vv = next_vv;
+        vv_wide = next_wide;
         if simplex.is_full() {
             status = GjkStatus::Intersecting;
             break;

@@ -52,6 +52,15 @@ proptest! {
     }
 }
 
+/// Fuzz finding 62 (FUZZING.md): a capsule of radius 0.61 beside a flat box 10⁻³ across, in
+/// `f32`: GJK's second vertex turned the closest point while shortening it by less than an
+/// `f32` ulp, its progress test (in `f32`) called that a stall, and the stall was accepted as
+/// converged 2.2·10⁻⁴ from the `f64` distance. The exercise compares the two precisions.
+#[test]
+fn regression_f32_progress_below_an_ulp_is_progress() {
+    exercise::run(&[0.61370849609375, 1.56219482421875, 0.0, -0.0006103515625, -0.00030517578125]);
+}
+
 /// Found by this property test: a box 9·10¹⁴ long whose axis passes 8.5·10⁸ from a flat box;
 /// MPR (with the long box first) built a sliver portal whose normal was rounding noise and
 /// reported an overlap. It now hands such portals to GJK.
