@@ -136,6 +136,9 @@ where
     let mut status = ToiStatus::IterationCap;
     for _ in 0..config.max_iterations {
         let vn = v.norm();
+        // |v|² as the simplex's `f64` solve had it: the stall test's measure (in `f32`, |v|
+        // rounds away progress that turns v by shortening it less than an ulp).
+        let vv_wide = simplex.closest_norm_squared_wide();
         let tolerance = config.rel_tolerance * (scale + radius);
         if vn <= radius + tolerance || simplex.is_full() {
             status = if lambda == T::zero() { ToiStatus::StartedInContact } else { ToiStatus::Converged };
@@ -201,7 +204,7 @@ where
         if !v.iter().all(|x| x.is_finite()) {
             return None; // a misbehaving user support map
         }
-        if lambda == lambda_before && v.norm() >= vn {
+        if lambda == lambda_before && simplex.closest_norm_squared_wide() >= vv_wide {
             // Stalled: neither λ nor |v| moved (rounding makes the sub-simplex search return
             // the same face near a grazing contact, mostly in f32). Take a conservative step
             // from GJK's distance at this λ instead and restart the simplex there.
