@@ -95,7 +95,16 @@ impl<T: Real> Frame<'_, T> {
 
     /// Separation along A's edge `i` crossed with B's edge `j`, the signed offset of B's centre
     /// along the (unnormalized) cross product and that product's length; `None` when the edges
-    /// are parallel (the axis is then one of the face normals).
+    /// are parallel to rounding (the axis is then one of the face normals).
+    ///
+    /// The separation is lowered by its own rounding bound, so that a nearly parallel pair's
+    /// axis neither claims a separation that rounding made up nor wins over a face axis on
+    /// noise. The entries of `r` are off by a few ε each, which puts about 8ε times the
+    /// magnitudes of the terms in the numerator, divided by the axis length. Only the offset and
+    /// extents across the two edges enter, not the extents along them. Without this bound,
+    /// such pairs were skipped below √ε. Two boxes 16.6 long whose long edges were 3·10⁻⁴ rad
+    /// apart (below `f32`'s √ε) then lost their deepest-but-least axis, and the depth came out
+    /// 1.7·10⁻³ for 3.6·10⁻⁴ (FUZZING.md, finding 63).
     #[inline(always)]
     fn edges(&self, i: usize, j: usize) -> Option<(T, T, T)> {
         let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
@@ -103,13 +112,15 @@ impl<T: Real> Frame<'_, T> {
         let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
         // L = e_i × b_j in A's frame: L[i] = 0, L[i1] = −R(i2, j), L[i2] = R(i1, j).
         let len = (r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)]).sqrt();
-        if len <= T::epsilon().sqrt() {
+        if len <= T::epsilon() * T::lit(16.0) {
             return None;
         }
         let ra = ea[i1] * r[(i2, j)].abs() + ea[i2] * r[(i1, j)].abs();
         let rb = eb[j1] * r[(i, j2)].abs() + eb[j2] * r[(i, j1)].abs();
         let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
-        Some(((d.abs() - ra - rb) / len, d, len))
+        let terms = t[i1].abs() + t[i2].abs() + ea[i1] + ea[i2] + eb[j1] + eb[j2];
+        let noise = T::epsilon() * T::lit(8.0) * terms;
+        Some(((d.abs() - ra - rb - noise) / len, d, len))
     }
 
     /// Separation along axis `k` (see [`BoxFeature::from_index`]) and the unit axis in A's frame

@@ -61,6 +61,21 @@ fn regression_f32_progress_below_an_ulp_is_progress() {
     exercise::run(&[0.61370849609375, 1.56219482421875, 0.0, -0.0006103515625, -0.00030517578125]);
 }
 
+/// Fuzz finding 63 (FUZZING.md): two boxes 16.6 long and 6·10⁻⁴ thick whose long edges are
+/// 3·10⁻⁴ rad apart, in `f32`: box/box SAT skipped edge axes below √ε (3.5·10⁻⁴ in `f32`) as
+/// parallel, lost the axis of least depth and reported 1.7·10⁻³ for 3.6·10⁻⁴.
+#[test]
+fn regression_f32_box_sat_keeps_nearly_parallel_edge_axes() {
+    exercise::run(&[
+        -0.00030517578125,
+        -8.2830810546875,
+        -0.00030517578125,
+        -0.00030517578125,
+        -8.30596923828125,
+        0.0,
+    ]);
+}
+
 /// Found by this property test: a box 9·10¹⁴ long whose axis passes 8.5·10⁸ from a flat box;
 /// MPR (with the long box first) built a sliver portal whose normal was rounding noise and
 /// reported an overlap. It now hands such portals to GJK.
