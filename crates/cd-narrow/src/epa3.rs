@@ -194,13 +194,12 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         while let Some(f) = stack.pop() {
             for i in 0..3 {
                 let l = self.faces[f as usize].adj[i];
-                let g = &mut self.faces[l.face as usize];
+                let g = &self.faces[l.face as usize];
                 if !g.alive {
                     continue;
                 }
                 if g.normal.dot(&w) - g.dist > eps {
-                    g.alive = false;
-                    self.open[l.face as usize] = T::infinity();
+                    self.kill(l.face as usize);
                     stack.push(l.face);
                 } else {
                     horizon.push(l);

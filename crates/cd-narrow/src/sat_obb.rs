@@ -103,7 +103,7 @@ impl<T: Real> Frame<'_, T> {
     /// magnitudes of the terms in the numerator, divided by the axis length. Only the offset and
     /// extents across the two edges enter, not the extents along them. Without this bound,
     /// such pairs were skipped below √ε. Two boxes 16.6 long whose long edges were 3·10⁻⁴ rad
-    /// apart (below `f32`'s √ε) then lost their deepest-but-least axis, and the depth came out
+    /// apart (below `f32`'s √ε) then lost the axis of least depth, and the depth came out
     /// 1.7·10⁻³ for 3.6·10⁻⁴ (FUZZING.md, finding 63).
     #[inline(always)]
     fn edges(&self, i: usize, j: usize) -> Option<(T, T, T)> {
