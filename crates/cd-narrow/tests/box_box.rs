@@ -274,3 +274,44 @@ fn touching_boxes_always_have_a_distance() {
         assert!(c.distance.is_finite() && c.distance > -1e-9, "case {case}: {c:?}");
     }
 }
+
+/// In `f32`, a box 16 long and 6·10⁻⁴ thick crossing a triangle edge within 10⁻³ rad of
+/// parallel: the depth agrees with the same pair's in `f64` to the SAT's face preference
+/// (64 ε of the scale). The SAT skipped edge pairs within √ε of parallel — 3.5·10⁻⁴ rad in
+/// `f32` — and lost the axis of least depth: 1.8·10⁻³ deep for 4.7·10⁻⁴. It now runs in `f64`.
+#[test]
+fn f32_box_across_a_nearly_parallel_triangle_edge_matches_f64() {
+    fn depth<T: Real>(rot: V3, tri: [V3; 3]) -> Option<(f64, ContactStatus)> {
+        let l = |x: f64| T::lit(x);
+        let v = |a: &V3| nalgebra::Vector3::new(l(a.x), l(a.y), l(a.z));
+        let half = nalgebra::Vector3::new(l(8.0), l(3e-4), l(3e-4));
+        let bx =
+            Obb::from_rotation(nalgebra::Point3::origin(), UnitQuaternion::from_scaled_axis(v(&rot)), half)
+                .ok()?;
+        let t = Triangle::new(v(&tri[0]).into(), v(&tri[1]).into(), v(&tri[2]).into()).ok()?;
+        let c = distance(Shape::Box(&bx), Shape::Triangle(&t), &mut PairCache::default()).ok()?;
+        Some((c.distance.to_f64(), c.status))
+    }
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut compared, mut worst) = (0, 0.0f64);
+    for _ in 0..5000 {
+        let angle = rng.range(-1e-3, 1e-3);
+        let rot = rng.vector(-5e-4, 5e-4);
+        let (y0, z0) = (rng.range(-6e-4, 6e-4), rng.range(-6e-4, 6e-4));
+        let a = V3::new(rng.range(-7.0, -6.0), y0, z0);
+        let b = V3::new(rng.range(7.0, 8.0), y0 + 14.0 * angle, z0 + 14.0 * angle * rng.range(-0.5, 0.5));
+        let c = V3::new(rng.range(-0.5, 0.5), y0 + rng.range(-1.0, 1.0), z0 + rng.range(-1.0, 1.0));
+        let (Some((d32, status)), Some((d64, _))) =
+            (depth::<f32>(rot, [a, b, c]), depth::<f64>(rot, [a, b, c]))
+        else {
+            continue;
+        };
+        if status == ContactStatus::Converged {
+            compared += 1;
+            worst = worst.max((d32 - d64).abs());
+        }
+    }
+    assert!(compared > 4000, "only {compared} pairs compared");
+    // 64 ε of the scale (16) is the margin by which an edge axis must beat a face axis.
+    assert!(worst <= 64.0 * f32::EPSILON as f64 * 16.0 * 1.1, "off by {worst}");
+}
