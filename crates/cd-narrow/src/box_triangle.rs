@@ -105,7 +105,6 @@ pub fn box_triangle_manifold<T: Real>(
     out: &mut Manifold<T, 3>,
 ) -> Option<T> {
     out.clear();
-    let v = tri.vertices().map(|p| bx.to_local(&p));
     let h = *bx.half_extents();
     // The SAT runs in `f64` on the triangle taken into the box's frame in `f64`. An edge pair
     // within √ε of parallel is skipped, and `f32`'s √ε is 3.5·10⁻⁴ rad: a box 16 long and
@@ -117,6 +116,8 @@ pub fn box_triangle_manifold<T: Real>(
     let (axes, centre) = (bx.axes().map(|c| c.to_f64()), wide(&bx.center().coords));
     let v64 = tri.vertices().map(|p| Point::from(axes.tr_mul(&(wide(&p.coords) - centre))));
     let (sep, n, axis) = sat(&wide(&h), &v64, prediction.to_f64(), T::epsilon().to_f64())?;
+    // The clipping works on the same box-frame vertices, rounded to `T`.
+    let v = v64.map(|p| p.map(T::lit));
     let (sep, n) = (T::lit(sep), n.map(T::lit));
     if sep > prediction {
         return Some(sep);
