@@ -298,14 +298,17 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             point_a += v.a.coords * weight;
             point_b += v.b.coords * weight;
         }
-        Penetration {
-            depth: dist.max(T::zero()),
-            normal: n,
-            point_a: point_a.into(),
-            point_b: point_b.into(),
-            status,
-            iterations,
+        // When no face holds the projection (clamped weights), the two points need not be
+        // apart along the normal by the depth: a segment lying on a cone's surface, touching it
+        // along its whole length, got points 4.7 apart sideways at depth 10⁻¹¹ (FUZZING.md,
+        // finding 64). B's point is then taken along the normal from A's, which keeps the
+        // contact's invariant; A's point is on A, and at the depth found, B's surface is there.
+        let depth = dist.max(T::zero());
+        let off = (point_b - point_a + n * depth).norm();
+        if off > T::epsilon().sqrt() * (T::one() + point_a.amax().max(point_b.amax())) {
+            point_b = point_a - n * depth;
         }
+        Penetration { depth, normal: n, point_a: point_a.into(), point_b: point_b.into(), status, iterations }
     }
 }
 

@@ -76,6 +76,17 @@ fn regression_f32_box_sat_keeps_nearly_parallel_edge_axes() {
     ]);
 }
 
+/// Fuzz finding 64 (FUZZING.md): a segment (a lozenge with one zero side) lying on a cone's
+/// surface from its apex to its rim, touching it along its whole length. EPA's projection fell
+/// in no face, and the clamped weights put the contact points 4.7 apart sideways at a depth of
+/// 10⁻¹¹.
+#[test]
+fn regression_epa_witnesses_of_a_segment_along_a_cone() {
+    let h = 7.29400634765625;
+    #[rustfmt::skip]
+    exercise::run(&[f64::INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, h, h, h, h, h, h, 2.99713134765625, 0.0, 0.0, 0.0]);
+}
+
 /// Found by this property test: a box 9·10¹⁴ long whose axis passes 8.5·10⁸ from a flat box;
 /// MPR (with the long box first) built a sliver portal whose normal was rounding noise and
 /// reported an overlap. It now hands such portals to GJK.
