@@ -9,8 +9,9 @@
 //! candidates. Face axes use hill-climbing support queries on the other hull. The edge table
 //! (each edge with its two faces) is built once with the hull ([`ConvexPolyhedron::edges`]).
 //!
-//! The query works in A's local frame (B is brought over by the relative pose once), and the
-//! axis that decided the previous query is tried first ([`HullSatCache`]).
+//! The query works in A's local frame (B is brought over by the relative pose once), in `f64`
+//! whatever the input's type (an `f32` edge axis of two nearly parallel edges is rounding
+//! noise), and the axis that decided the previous query is tried first ([`HullSatCache`]).
 //!
 //! Contact points: the face of the other hull most anti-parallel to the normal is clipped
 //! against the side planes of the reference face (Sutherland–Hodgman), as for boxes; an edge
@@ -19,7 +20,7 @@
 //! face, so no point is invented), as the support-feature manifolds do.
 
 use cd_geom::{closest_points_between_segments, ConvexPolyhedron, Point, Real, Vector};
-use nalgebra::Isometry3;
+use nalgebra::{Isometry3, Quaternion, UnitQuaternion};
 
 use crate::clip::{evenly_spread, ClipPolygon, FACE_CLIP_CAPACITY, MAX_FACE_POINTS};
 use crate::manifold::{Candidates, Manifold, ManifoldPoint};
@@ -64,81 +65,168 @@ pub struct HullSatCache {
 
 /// Both hulls in A's local frame, with B's vertices and face normals transformed once (every
 /// axis test then costs dot and cross products only).
+///
+/// The axes are measured in `f64` whatever `T` is. The cross product of two nearly parallel
+/// edges is short, and the rounding of B's vertices in A's frame turns its direction by about
+/// ε·(coordinates)/(edge lengths · sin θ); in `f32` that noise overwhelms an axis of the
+/// Minkowski difference whose edges are 10⁻⁴ rad apart, which is the axis of least depth for
+/// two long thin boxes crossing at a small angle. Such a pair's axis used to be skipped (below
+/// √ε), and the depth then came from a face axis: 10⁻³ where the exact depth was 2.7·10⁻⁵, on
+/// boxes 16.6 long and 10⁻³ thick (`f32_edge_axes_of_nearly_parallel_needles`). In `f64` the
+/// noise is 2⁻²⁹ as large, and an edge axis is dropped only when its length is rounding
+/// itself; its separation is lowered by its rounding bound (see [`Pair::edges`]).
 struct Pair<'a, T: Real> {
     a: &'a ConvexPolyhedron<T>,
     b: &'a ConvexPolyhedron<T>,
     /// B's vertices in A's frame.
-    vb: Vec<Point<T, 3>>,
+    vb: Vec<Point<f64, 3>>,
     /// B's outward face normals in A's frame.
-    nb: Vec<Vector<T, 3>>,
+    nb: Vec<Vector<f64, 3>>,
+    /// B's edges' arcs on the Gauss map of A − B (the negated normals of their faces).
+    arcs_b: Vec<Arc>,
+    /// The largest coordinate magnitude of A's vertices and of B's in A's frame.
+    scale: f64,
+}
+
+/// `v` in `f64` (exact).
+fn wide<T: Real>(v: &Vector<T, 3>) -> Vector<f64, 3> {
+    v.map(|x| x.to_f64())
 }
 
 impl<'a, T: Real> Pair<'a, T> {
     fn new(a: &PlacedHull<'a, T>, b: &PlacedHull<'a, T>) -> Self {
-        let rel = a.pose.inv_mul(b.pose);
-        Pair {
-            a: a.hull,
-            b: b.hull,
-            vb: b.hull.vertices().iter().map(|p| rel * p).collect(),
-            nb: b.hull.faces().iter().map(|f| rel.rotation * f.plane.normal()).collect(),
-        }
+        // The rotation normalized again in `f64`: a unit quaternion in `f32` is unit to 10⁻⁷
+        // only, and B's face normals must stay normal to its faces in A's frame.
+        let pose = |p: &Isometry3<T>| {
+            let q = p.rotation.quaternion().coords;
+            Isometry3::from_parts(
+                wide(&p.translation.vector).into(),
+                UnitQuaternion::new_normalize(Quaternion::from(q.map(|x| x.to_f64()))),
+            )
+        };
+        let rel = pose(a.pose).inv_mul(&pose(b.pose));
+        let vb: Vec<Point<f64, 3>> =
+            b.hull.vertices().iter().map(|p| rel * Point::from(wide(&p.coords))).collect();
+        let nb: Vec<Vector<f64, 3>> =
+            b.hull.faces().iter().map(|f| rel.rotation * wide(f.plane.normal())).collect();
+        let arcs_b = b
+            .hull
+            .edges()
+            .iter()
+            .map(|e| Arc::new(-nb[e.faces[0] as usize], -nb[e.faces[1] as usize]))
+            .collect();
+        let scale = a
+            .hull
+            .vertices()
+            .iter()
+            .map(|p| p.coords.amax().to_f64())
+            .chain(vb.iter().map(|p| p.coords.amax()))
+            .fold(0.0, f64::max);
+        Pair { a: a.hull, b: b.hull, vb, nb, arcs_b, scale }
+    }
+
+    /// A's edge `i`'s arc on the Gauss map.
+    fn arc_a(&self, i: usize) -> Arc {
+        let [f0, f1] = self.a.edges()[i].faces;
+        Arc::new(self.na(f0 as usize), self.na(f1 as usize))
+    }
+
+    /// A's vertex `i`, widened.
+    fn va(&self, i: usize) -> Point<f64, 3> {
+        Point::from(wide(&self.a.vertices()[i].coords))
+    }
+
+    /// A's outward normal of face `i`, widened.
+    fn na(&self, i: usize) -> Vector<f64, 3> {
+        wide(self.a.faces()[i].plane.normal())
     }
 
     /// Separation along A's face `i`: how far B's deepest point lies outside the face plane.
-    fn face_a(&self, i: usize) -> (T, Vector<T, 3>) {
-        let plane = &self.a.faces()[i].plane;
-        let n = *plane.normal();
-        let deepest = self.vb.iter().fold(T::infinity(), |m, p| m.min(n.dot(&p.coords)));
-        (deepest + plane.d(), n)
+    fn face_a(&self, i: usize) -> (f64, Vector<f64, 3>) {
+        let n = self.na(i);
+        let deepest = self.vb.iter().fold(f64::INFINITY, |m, p| m.min(n.dot(&p.coords)));
+        (deepest + self.a.faces()[i].plane.d().to_f64(), n)
     }
 
     /// Separation along B's face `j` (normal in A's frame, pointing from A to B: −B's normal).
-    fn face_b(&self, j: usize) -> (T, Vector<T, 3>) {
+    fn face_b(&self, j: usize) -> (f64, Vector<f64, 3>) {
         let n = self.nb[j];
         let offset = n.dot(&self.vb[self.b.face_vertices(&self.b.faces()[j])[0] as usize].coords);
         // B lies in n·x ≤ offset; A's point deepest towards B is its support along −n.
-        let p = self.a.vertices()[self.a.support_index(&-n, 0)];
+        let p = self.va(self.a.support_index(&(-n).map(T::lit), 0));
         (n.dot(&p.coords) - offset, -n)
     }
 
     /// Separation along edge pair `(i, j)` when it forms a face of the Minkowski difference.
-    fn edges(&self, i: usize, j: usize) -> Option<(T, Vector<T, 3>)> {
-        let (ea, eb) = (&self.a.edges()[i], &self.b.edges()[j]);
-        let ([a0, a1], [fa0, fa1]) = (ea.vertices, ea.faces);
-        let ([b0, b1], [fb0, fb1]) = (eb.vertices, eb.faces);
-        let na = |f: u32| *self.a.faces()[f as usize].plane.normal();
-        // Gauss map: arc (a, b) of A and arc (−c, −d) of B must cross.
-        let (a, b) = (na(fa0), na(fa1));
-        let (c, d) = (-self.nb[fb0 as usize], -self.nb[fb1 as usize]);
-        let bxa = b.cross(&a);
-        let dxc = d.cross(&c);
-        let (cba, dba, adc, bdc) = (c.dot(&bxa), d.dot(&bxa), a.dot(&dxc), b.dot(&dxc));
-        if !(cba * dba < T::zero() && adc * bdc < T::zero() && cba * bdc > T::zero()) {
+    ///
+    /// The separation is lowered by its rounding bound. The edges `e_a`, `e_b` and the offset
+    /// `d = p_b − p_a` are off by about 2ε times the coordinates' magnitude `c` (B's vertices
+    /// were rounded in A's frame). Turning the axis `l = e_a × e_b` by `δl` moves the separation
+    /// `l·d/|l|` by `δl·d/|l|`, where `(δe_a × e_b)·d = δe_a·(e_b × d)`: only the offset across
+    /// each edge counts, which keeps the bound small for nearly parallel edges side by side.
+    /// Lowered by it, such a pair's axis neither claims a separation that rounding made up nor
+    /// wins over a face axis on noise, and only a pair whose cross product is rounding itself
+    /// (16ε of the edge lengths' product) is skipped.
+    /// `arc_a` is A's edge `i`'s arc ([`Pair::arc_a`], passed in so that a loop over B's edges
+    /// builds it once).
+    fn edges(&self, i: usize, arc_a: &Arc, j: usize) -> Option<(f64, Vector<f64, 3>)> {
+        if !arc_a.crosses(&self.arcs_b[j]) {
             return None;
         }
-        let pa = self.a.vertices()[a0 as usize];
-        let ea = self.a.vertices()[a1 as usize] - pa;
+        let [a0, a1] = self.a.edges()[i].vertices;
+        let [b0, b1] = self.b.edges()[j].vertices;
+        let pa = self.va(a0 as usize);
+        let ea = self.va(a1 as usize) - pa;
         let pb = self.vb[b0 as usize];
         let eb = self.vb[b1 as usize] - pb;
         let l = ea.cross(&eb);
         let len = l.norm();
-        if len <= T::epsilon().sqrt() * ea.norm() * eb.norm() {
+        let (la, lb) = (ea.norm(), eb.norm());
+        if len <= f64::EPSILON * 16.0 * la * lb {
             return None;
         }
         let mut n = l / len;
         // Orient away from A (A's vertex mean is inside A).
-        if n.dot(&(pa - self.a.vertex_mean())) < T::zero() {
+        if n.dot(&(pa - Point::from(wide(&self.a.vertex_mean().coords)))) < 0.0 {
             n = -n;
         }
-        Some((n.dot(&(pb - pa)), n))
+        let offset = pb - pa;
+        let sep = n.dot(&offset);
+        let across = ea.cross(&offset).norm() + eb.cross(&offset).norm() + (la + lb) * sep.abs();
+        let noise = f64::EPSILON * 4.0 * self.scale * (across / len + 1.0);
+        Some((sep - noise, n))
     }
 
-    fn axis(&self, f: HullFeature) -> Option<(T, Vector<T, 3>)> {
+    fn axis(&self, f: HullFeature) -> Option<(f64, Vector<f64, 3>)> {
         match f {
             HullFeature::FaceA(i) => Some(self.face_a(i)),
             HullFeature::FaceB(j) => Some(self.face_b(j)),
-            HullFeature::Edges(i, j) => self.edges(i, j),
+            HullFeature::Edges(i, j) => self.edges(i, &self.arc_a(i), j),
         }
+    }
+}
+
+/// An edge's arc on a Gauss map: from one face normal to the other, with their cross product.
+#[derive(Clone, Copy, Debug)]
+struct Arc {
+    from: Vector<f64, 3>,
+    to: Vector<f64, 3>,
+    /// `to × from`, the normal of the arc's great circle.
+    cross: Vector<f64, 3>,
+}
+
+impl Arc {
+    fn new(from: Vector<f64, 3>, to: Vector<f64, 3>) -> Self {
+        Arc { from, to, cross: to.cross(&from) }
+    }
+
+    /// Whether this arc and `other` cross (their edges then form a face of the Minkowski
+    /// difference): the ends of each lie on opposite sides of the other's great circle, and the
+    /// crossing is on the same hemisphere as both arcs.
+    fn crosses(&self, other: &Arc) -> bool {
+        let (cba, dba) = (other.from.dot(&self.cross), other.to.dot(&self.cross));
+        let (adc, bdc) = (self.from.dot(&other.cross), self.to.dot(&other.cross));
+        cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
     }
 }
 
@@ -151,7 +239,12 @@ pub fn hull_hull_sat<T: Real>(
     cache: &mut HullSatCache,
 ) -> HullSat<T> {
     let pair = Pair::new(a, b);
-    let world = |n: Vector<T, 3>| a.pose.rotation * n;
+    let answer = |sep: f64, n: Vector<f64, 3>, feature: HullFeature| HullSat {
+        separation: T::lit(sep),
+        normal: a.pose.rotation * n.map(T::lit),
+        feature,
+    };
+    let prediction = prediction.to_f64();
     let valid = |f: HullFeature| match f {
         HullFeature::FaceA(i) => i < pair.a.faces().len(),
         HullFeature::FaceB(j) => j < pair.b.faces().len(),
@@ -160,33 +253,34 @@ pub fn hull_hull_sat<T: Real>(
     if let Some(f) = cache.feature.filter(|&f| valid(f)) {
         if let Some((sep, n)) = pair.axis(f) {
             if sep > prediction {
-                return HullSat { separation: sep, normal: world(n), feature: f };
+                return answer(sep, n, f);
             }
         }
     }
-    let scale =
-        pair.a.vertices().iter().chain(pair.b.vertices()).fold(T::zero(), |m, p| m.max(p.coords.amax()));
-    let bias = T::epsilon() * T::lit(64.0) * scale;
-    let mut best: Option<(T, Vector<T, 3>, HullFeature)> = None;
-    let faces_a = (0..pair.a.faces().len()).map(HullFeature::FaceA);
-    let faces_b = (0..pair.b.faces().len()).map(HullFeature::FaceB);
-    let (na, nb) = (pair.a.edges().len(), pair.b.edges().len());
-    let edge_pairs = (0..na).flat_map(|i| (0..nb).map(move |j| HullFeature::Edges(i, j)));
-    for f in faces_a.chain(faces_b).chain(edge_pairs) {
-        let Some((sep, n)) = pair.axis(f) else { continue };
+    // Ties within the input's rounding go to the earlier axis: A's faces, then B's, then edges.
+    let bias = T::epsilon().to_f64() * 64.0 * pair.scale;
+    let mut best: Option<(f64, Vector<f64, 3>, HullFeature)> = None;
+    let faces_a = (0..pair.a.faces().len()).map(|i| (HullFeature::FaceA(i), Some(pair.face_a(i))));
+    let faces_b = (0..pair.b.faces().len()).map(|j| (HullFeature::FaceB(j), Some(pair.face_b(j))));
+    let edge_pairs = (0..pair.a.edges().len()).flat_map(|i| {
+        let (pair, arc_a) = (&pair, pair.arc_a(i));
+        (0..pair.b.edges().len()).map(move |j| (HullFeature::Edges(i, j), pair.edges(i, &arc_a, j)))
+    });
+    for (f, axis) in faces_a.chain(faces_b).chain(edge_pairs) {
+        let Some((sep, n)) = axis else { continue };
         if sep > prediction {
             cache.feature = Some(f);
-            return HullSat { separation: sep, normal: world(n), feature: f };
+            return answer(sep, n, f);
         }
         let later = matches!(f, HullFeature::Edges(..))
             || matches!((f, best), (HullFeature::FaceB(_), Some((_, _, HullFeature::FaceA(_)))));
-        if best.is_none_or(|(s, _, _)| sep > s + if later { bias } else { T::zero() }) {
+        if best.is_none_or(|(s, _, _)| sep > s + if later { bias } else { 0.0 }) {
             best = Some((sep, n, f));
         }
     }
-    let (sep, n, f) = best.unwrap_or((T::zero(), Vector::z(), HullFeature::FaceA(0)));
+    let (sep, n, f) = best.unwrap_or((0.0, Vector::z(), HullFeature::FaceA(0)));
     cache.feature = Some(f);
-    HullSat { separation: sep, normal: world(n), feature: f }
+    answer(sep, n, f)
 }
 
 /// The contact manifold of two placed hulls (empty when farther apart than `prediction`).
