@@ -363,6 +363,26 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     }
 }
 
+impl<T: Real, const D: usize> CoherentGrid<T, D> {
+    /// The slow path of `update`: slot `slot`'s new box `aabb` left its fat box (or the fat box
+    /// got loose), so it gets a new one, moves between cells and loses its candidates. Kept
+    /// out of line so the common path (a store) does not save and restore registers for it.
+    #[inline(never)]
+    fn refatten(&mut self, slot: u32, aabb: Aabb<T, D>) {
+        let s = slot as usize;
+        let displacement = aabb.center() - self.slots.tight[s].center();
+        self.slots.tight[s] = aabb;
+        self.extent_sum -= self.extent(slot);
+        self.slots.fat[s] = self.slots.fatten(&aabb, &displacement);
+        self.extent_sum += self.extent(slot);
+        if self.place[s] != Place::Nowhere {
+            let to = self.place_of(&self.slots.fat[s]);
+            self.refile(slot, to);
+        }
+        self.mark_moved(slot);
+    }
+}
+
 impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     fn insert(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let (slot, new) = self.slots.insert(id, aabb)?;
@@ -376,21 +396,11 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slots.slot(id)?;
-        let s = slot as usize;
         if self.slots.fat_fits(slot, &aabb) {
-            self.slots.tight[s] = aabb;
+            self.slots.tight[slot as usize] = aabb;
             return Ok(()); // inside its fat box: cells and candidates stay valid
         }
-        let displacement = aabb.center() - self.slots.tight[s].center();
-        self.slots.tight[s] = aabb;
-        self.extent_sum -= self.extent(slot);
-        self.slots.fat[s] = self.slots.fatten(&aabb, &displacement);
-        self.extent_sum += self.extent(slot);
-        if self.place[s] != Place::Nowhere {
-            let to = self.place_of(&self.slots.fat[s]);
-            self.refile(slot, to);
-        }
-        self.mark_moved(slot);
+        self.refatten(slot, aabb);
         Ok(())
     }
 
