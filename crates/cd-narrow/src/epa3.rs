@@ -66,6 +66,8 @@ struct EpaScratch<T: Real, const D: usize> {
     poly: Polytope<T, D>,
     horizon: Vec<Link>,
     stack: Vec<u32>,
+    /// Per polytope vertex, the support search hints ([`cso_support`]) that found it.
+    hints: Vec<[u32; 2]>,
 }
 
 /// A scratch whose polytope grew past this many faces (a pathological run) is dropped after
@@ -84,11 +86,13 @@ impl<T: Real, const D: usize> Scratch for EpaScratch<T, D> {
             },
             horizon: Vec::with_capacity(32),
             stack: Vec::with_capacity(32),
+            hints: Vec::with_capacity(64),
         }
     }
 
     fn reset(&mut self) -> bool {
-        let EpaScratch { start, poly, horizon, stack } = self;
+        let EpaScratch { start, poly, horizon, stack, hints } = self;
+        hints.clear();
         start.clear();
         poly.verts.clear();
         poly.faces.clear();
@@ -348,29 +352,35 @@ where
 {
     // Grown by the start's support points ([`start_support`]).
     let mut tol = scaled_tolerance(config.tolerance, simplex.max_norm_squared());
-    let EpaScratch { start, poly, horizon, stack } = scratch;
+    let EpaScratch { start, poly, horizon, stack, hints } = scratch;
     if let Err(answer) = start_polytope(a, b, simplex, config.tolerance, &mut tol, start, poly) {
         return answer;
     }
+    // The start's vertices came without hints: their searches begin at vertex 0.
+    hints.resize(poly.verts.len(), [0; 2]);
     // Visibility threshold: far below the convergence tolerance, so the closest face is
     // always visible from a point that did not converge.
     let eps_visible = tol * T::lit(1e-3);
     let mut best = poly.closest_face().unwrap_or(0);
-    let mut hints = [0; 2];
     for iteration in 0..config.max_iterations {
         let Some(f) = poly.closest_face() else {
             return poly.answer(best, ContactStatus::Degenerate, iteration);
         };
         best = f;
         let n = poly.faces[f].normal;
-        // With one search hint per shape: the expansion directions are face normals of a
-        // growing polytope, each near the last, so large polyhedra climb from their last answer.
-        let w = cso_support(a, b, &-n, &mut hints);
+        // Large polyhedra climb their neighbour lists from a hint. The closest faces come in
+        // no spatial order, so the last search's answer can be across the shape; a vertex of
+        // the face itself was found along a nearby direction, the newest one along the nearest
+        // as a rule. Starting there, a climb on the benchmark's 256-vertex hulls costs 480
+        // instructions instead of 1,000, and their penetrating contact 330k instead of 424k.
+        let mut hint = hints[*poly.faces[f].v.iter().max().unwrap_or(&0) as usize];
+        let w = cso_support(a, b, &-n, &mut hint);
         if n.dot(&w.w) - poly.faces[f].dist <= tol {
             return poly.answer(f, ContactStatus::Converged, iteration);
         }
         let wi = poly.verts.len() as u32;
         poly.verts.push(w);
+        hints.push(hint);
         if !poly.expand(f, wi, eps_visible, horizon, stack) {
             return poly.answer(f, ContactStatus::Degenerate, iteration + 1);
         }
