@@ -7,7 +7,8 @@
 //! they overlap its negation is the penetration depth: for two boxes these 15 axes contain every
 //! face normal of the Minkowski difference, so the minimum translation is exact, not an
 //! estimate as with EPA. Edge pairs that are parallel (|L| ≈ 0) are skipped: their axis is
-//! one of the face normals already tested.
+//! one of the face normals already tested. The axes are measured in `f64` whatever the
+//! boxes' type, on their axes made orthonormal again (see `Frame`).
 //!
 //! Face axes win ties against edge axes (and A's faces against B's), by a margin of a few
 //! ulps of the boxes' size, so that a resting box keeps a face-face manifold from frame to
@@ -65,29 +66,60 @@ pub struct SatCache {
     axis: Option<u8>,
 }
 
-/// Projection data of box B in A's frame, shared by all 15 axes.
-struct Frame<'a, T: Real> {
-    ea: &'a Vector<T, 3>,
-    eb: &'a Vector<T, 3>,
+/// Projection data of box B in A's frame, shared by all 15 axes, in `f64` whatever the boxes'
+/// type.
+///
+/// An edge axis of two nearly parallel edges is short, and the rounding of the relative
+/// rotation turns it by that rounding over its length. In `f32` the rounding bound of such an
+/// axis (below) is large: two boxes whose edges were 0.01 rad apart, 12.9 and 10 long,
+/// touching at a depth of 8.6·10⁻⁴, had the edge axis's separation lowered by 2·10⁻³ and came
+/// out 3.2·10⁻³ deep (FUZZING.md, finding 65). Both boxes' axes are made orthonormal again in
+/// `f64` (an `f32` rotation is orthonormal to 10⁻⁷ only, and its shear would enter the edge
+/// axes the same way), so the frame is exact to `f64` rounding, and so is the answer, for
+/// boxes within 10⁻⁷ of the ones given.
+struct Frame {
+    ea: Vector<f64, 3>,
+    eb: Vector<f64, 3>,
     /// B's axes in A's frame (column j is B's axis j).
-    r: nalgebra::Matrix3<T>,
+    r: nalgebra::Matrix3<f64>,
     /// B's centre in A's frame.
-    t: Vector<T, 3>,
+    t: Vector<f64, 3>,
 }
 
-impl<T: Real> Frame<'_, T> {
+/// A box's axes in `f64`, orthonormal again (Gram–Schmidt, keeping the handedness).
+fn orthonormal_axes<T: Real>(m: &nalgebra::Matrix3<T>) -> nalgebra::Matrix3<f64> {
+    let m = m.map(|x| x.to_f64());
+    let c0 = m.column(0).normalize();
+    let c1 = m.column(1) - c0 * c0.dot(&m.column(1));
+    let c1 = c1.normalize();
+    let c2 = m.column(2) - c0 * c0.dot(&m.column(2)) - c1 * c1.dot(&m.column(2));
+    nalgebra::Matrix3::from_columns(&[c0, c1, c2.normalize()])
+}
+
+impl Frame {
+    fn new<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>) -> Self {
+        let wide = |v: &Vector<T, 3>| v.map(|x| x.to_f64());
+        let (axes_a, axes_b) = (orthonormal_axes(a.axes()), orthonormal_axes(b.axes()));
+        Frame {
+            ea: wide(a.half_extents()),
+            eb: wide(b.half_extents()),
+            r: axes_a.tr_mul(&axes_b),
+            t: axes_a.tr_mul(&(wide(&b.center().coords) - wide(&a.center().coords))),
+        }
+    }
+
     /// Separation along A's face normal `i`, and the signed offset of B's centre along it.
     #[inline(always)]
-    fn face_a(&self, i: usize) -> (T, T) {
-        let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
+    fn face_a(&self, i: usize) -> (f64, f64) {
+        let (ea, eb, r, t) = (&self.ea, &self.eb, &self.r, &self.t);
         let rb = eb[0] * r[(i, 0)].abs() + eb[1] * r[(i, 1)].abs() + eb[2] * r[(i, 2)].abs();
         (t[i].abs() - ea[i] - rb, t[i])
     }
 
     /// Separation along B's face normal `j`, and the signed offset of B's centre along it.
     #[inline(always)]
-    fn face_b(&self, j: usize) -> (T, T) {
-        let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
+    fn face_b(&self, j: usize) -> (f64, f64) {
+        let (ea, eb, r, t) = (&self.ea, &self.eb, &self.r, &self.t);
         let ra = ea[0] * r[(0, j)].abs() + ea[1] * r[(1, j)].abs() + ea[2] * r[(2, j)].abs();
         let d = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
         (d.abs() - ra - eb[j], d)
@@ -99,38 +131,38 @@ impl<T: Real> Frame<'_, T> {
     ///
     /// The separation is lowered by its own rounding bound, so that a nearly parallel pair's
     /// axis neither claims a separation that rounding made up nor wins over a face axis on
-    /// noise. The entries of `r` are off by a few ε each, which puts about 8ε times the
-    /// magnitudes of the terms in the numerator, divided by the axis length. Only the offset and
-    /// extents across the two edges enter, not the extents along them. Without this bound,
+    /// noise. The entries of `r` are off by a few ε (of `f64`) each, which puts about 8ε times
+    /// the magnitudes of the terms in the numerator, divided by the axis length. Only the offset
+    /// and extents across the two edges enter, not the extents along them. Without this bound,
     /// such pairs were skipped below √ε. Two boxes 16.6 long whose long edges were 3·10⁻⁴ rad
     /// apart (below `f32`'s √ε) then lost the axis of least depth, and the depth came out
     /// 1.7·10⁻³ for 3.6·10⁻⁴ (FUZZING.md, finding 63).
     #[inline(always)]
-    fn edges(&self, i: usize, j: usize) -> Option<(T, T, T)> {
-        let (ea, eb, r, t) = (self.ea, self.eb, &self.r, &self.t);
+    fn edges(&self, i: usize, j: usize) -> Option<(f64, f64, f64)> {
+        let (ea, eb, r, t) = (&self.ea, &self.eb, &self.r, &self.t);
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
         // L = e_i × b_j in A's frame: L[i] = 0, L[i1] = −R(i2, j), L[i2] = R(i1, j).
         let len = (r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)]).sqrt();
-        if len <= T::epsilon() * T::lit(16.0) {
+        if len <= f64::EPSILON * 16.0 {
             return None;
         }
         let ra = ea[i1] * r[(i2, j)].abs() + ea[i2] * r[(i1, j)].abs();
         let rb = eb[j1] * r[(i, j2)].abs() + eb[j2] * r[(i, j1)].abs();
         let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
         let terms = t[i1].abs() + t[i2].abs() + ea[i1] + ea[i2] + eb[j1] + eb[j2];
-        let noise = T::epsilon() * T::lit(8.0) * terms;
+        let noise = f64::EPSILON * 8.0 * terms;
         Some(((d.abs() - ra - rb - noise) / len, d, len))
     }
 
     /// Separation along axis `k` (see [`BoxFeature::from_index`]) and the unit axis in A's frame
     /// (pointing from A to B), or `None` for a degenerate (parallel-edge) axis.
-    fn axis(&self, k: u8) -> Option<(T, Vector<T, 3>)> {
-        let signed = |d: T, l: Vector<T, 3>| if d < T::zero() { -l } else { l };
+    fn axis(&self, k: u8) -> Option<(f64, Vector<f64, 3>)> {
+        let signed = |d: f64, l: Vector<f64, 3>| if d < 0.0 { -l } else { l };
         match BoxFeature::from_index(k) {
             BoxFeature::FaceA(i) => {
                 let (sep, d) = self.face_a(i);
-                Some((sep, signed(d, Vector::ith(i, T::one()))))
+                Some((sep, signed(d, Vector::ith(i, 1.0))))
             }
             BoxFeature::FaceB(j) => {
                 let (sep, d) = self.face_b(j);
@@ -148,8 +180,8 @@ impl<T: Real> Frame<'_, T> {
     }
 
     /// The separations along the six face normals (A's, then B's), in axis order.
-    fn face_separations(&self) -> [T; 6] {
-        let mut s = [T::zero(); 6];
+    fn face_separations(&self) -> [f64; 6] {
+        let mut s = [0.0; 6];
         for i in 0..3 {
             s[i] = self.face_a(i).0;
             s[3 + i] = self.face_b(i).0;
@@ -159,7 +191,7 @@ impl<T: Real> Frame<'_, T> {
 
     /// The separations along the nine edge axes, in axis order (`None` where the edges are
     /// parallel). Computed together, without the unit axes: only the best one needs its axis.
-    fn edge_separations(&self) -> [Option<T>; 9] {
+    fn edge_separations(&self) -> [Option<f64>; 9] {
         let mut s = [None; 9];
         for (k, slot) in s.iter_mut().enumerate() {
             *slot = self.edges(k / 3, k % 3).map(|(sep, _, _)| sep);
@@ -203,34 +235,35 @@ fn sat_with_preference<T: Real>(
     relative: T,
     absolute: T,
 ) -> BoxSat<T> {
-    let frame = Frame {
-        ea: a.half_extents(),
-        eb: b.half_extents(),
-        r: a.axes().tr_mul(b.axes()),
-        t: a.vector_to_local(&(b.center() - a.center())),
+    let frame = Frame::new(a, b);
+    let answer_along = |sep: f64, l: Vector<f64, 3>, k: u8| BoxSat {
+        separation: T::lit(sep),
+        normal: a.axes() * l.map(T::lit),
+        feature: BoxFeature::from_index(k),
     };
-    let to_world = |l: Vector<T, 3>| a.axes() * l;
+    let (prediction, relative, absolute) = (prediction.to_f64(), relative.to_f64(), absolute.to_f64());
     if let Some(k) = cache.axis {
         if let Some((sep, l)) = frame.axis(k) {
             if sep > prediction {
-                return BoxSat { separation: sep, normal: to_world(l), feature: BoxFeature::from_index(k) };
+                return answer_along(sep, l, k);
             }
         }
     }
     let size = frame.ea.amax().max(frame.eb.amax());
-    let noise = T::epsilon() * T::lit(64.0) * (size + frame.t.amax());
+    // Ties within the input's rounding go to the earlier group.
+    let noise = T::epsilon().to_f64() * 64.0 * (size + frame.t.amax());
     let margin = noise.max(absolute * size);
     // The separations are computed a group at a time (faces, then edges, which cost a square
     // root and a division each), and the unit axis only for the answer: an early separating
     // face axis skips the edges, and no axis vector is built for the 14 that lose.
     let answer = |k: u8, cache: &mut SatCache| {
         cache.axis = Some(k);
-        let (sep, l) = frame.axis(k).unwrap_or((T::zero(), Vector::z()));
-        BoxSat { separation: sep, normal: to_world(l), feature: BoxFeature::from_index(k) }
+        let (sep, l) = frame.axis(k).unwrap_or((0.0, Vector::z()));
+        answer_along(sep, l, k)
     };
-    let mut best: Option<(T, u8)> = None;
+    let mut best: Option<(f64, u8)> = None;
     let faces = frame.face_separations();
-    let consider = |k: u8, sep: T, best: &mut Option<(T, u8)>| {
+    let consider = |k: u8, sep: f64, best: &mut Option<(f64, u8)>| {
         if sep > prediction {
             return true;
         }
@@ -239,7 +272,7 @@ fn sat_with_preference<T: Real>(
             None => true,
             Some((s, kb)) => {
                 let later_group = group(k) > group(kb);
-                sep > s + if later_group { margin + relative * s.abs() } else { T::zero() }
+                sep > s + if later_group { margin + relative * s.abs() } else { 0.0 }
             }
         };
         if better {
@@ -264,11 +297,7 @@ fn sat_with_preference<T: Real>(
         Some((_, k)) => answer(k, cache),
         None => {
             cache.axis = Some(0);
-            BoxSat {
-                separation: T::zero(),
-                normal: to_world(Vector::z()),
-                feature: BoxFeature::from_index(0),
-            }
+            answer_along(0.0, Vector::z(), 0)
         }
     }
 }

@@ -87,6 +87,22 @@ fn regression_epa_witnesses_of_a_segment_along_a_cone() {
     exercise::run(&[f64::INFINITY, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, h, h, h, h, h, h, 2.99713134765625, 0.0, 0.0, 0.0]);
 }
 
+/// Fuzz finding 65 (FUZZING.md): a needle box 10 long and 6·10⁻⁴ thick along a vertical edge
+/// of a cube 12.9 wide, turned 0.01 rad from it, in `f32`. The box/box SAT lowered the two
+/// edges' axis by its `f32` rounding bound (2·10⁻³) and reported a depth of 3.2·10⁻³ for
+/// 8.6·10⁻⁴; it now measures the axes in `f64` on re-orthonormalized box axes.
+#[test]
+fn regression_f32_box_sat_edge_axis_beside_a_cube_edge() {
+    let (e, c, n) = (-0.00030517578125, -6.43157958984375, -0.007454);
+    #[rustfmt::skip]
+    exercise::run(&[
+        0.39031982421875, 0.31219482421875, e, e, -5.00030517578125, e, e, e, e, 0.39031982421875,
+        0.0, e, e, 0.50018310546875, 1e75, e, 0.02105712890625, c, c, c, c, c, 1e-300, n, n, n, n,
+        n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, -0.021075, c, c, c,
+        1.0052490234375, 0.0, 0.0, f64::INFINITY, e,
+    ]);
+}
+
 /// Found by this property test: a box 9·10¹⁴ long whose axis passes 8.5·10⁸ from a flat box;
 /// MPR (with the long box first) built a sliver portal whose normal was rounding noise and
 /// reported an overlap. It now hands such portals to GJK.
