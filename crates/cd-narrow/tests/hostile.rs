@@ -42,9 +42,11 @@ proptest! {
             let planar = exercise::PLANAR_CHECKED.load(Ordering::Relaxed);
             let compared = exercise::PLANAR_COMPARED.load(Ordering::Relaxed);
             let precisions = exercise::PRECISIONS_COMPARED.load(Ordering::Relaxed);
+            let manifolds = exercise::HULL_MANIFOLDS_COMPARED.load(Ordering::Relaxed);
             eprintln!(
-                "{checked} pairs in 3D ({precisions} in f32 against f64), {planar} in 2D, {compared} box polygons against GJK + EPA"
+                "{checked} pairs in 3D ({precisions} in f32 against f64, {manifolds} hull manifolds), {planar} in 2D, {compared} box polygons against GJK + EPA"
             );
+            prop_assert!(manifolds >= CASES as usize / 10, "only {} hull manifolds compared in f32 and f64", manifolds);
             prop_assert!(precisions >= 10 * CASES as usize, "only {} pairs compared in f32 and f64", precisions);
             prop_assert!(planar >= 10 * CASES as usize, "only {} 2D pairs reached the checks", planar);
             prop_assert!(compared >= CASES as usize, "only {} box polygons compared with GJK + EPA", compared);
@@ -204,6 +206,8 @@ fn regression_sliver_simplex_of_a_slab_with_aspect_ratio_1e14() {
 /// triangle's noise cross product for a normal; the other six (capsule/box, capsule/hull,
 /// triangle/hull, both orders: features 60 ulps of the coordinates across) come back
 /// `Unresolved` (GJK in both orders and MPR's portal all degenerate in f64); nothing else may.
+/// The exercise's second hull is the same needle here (two numbers make every shape), which
+/// adds capsule/hull and triangle/hull in both orders: ten in all.
 #[test]
 fn regression_shapes_from_two_numbers_ten_orders_apart() {
     exercise::BOUND_ONLY.with(|n| n.set(0));
@@ -211,7 +215,7 @@ fn regression_shapes_from_two_numbers_ten_orders_apart() {
     exercise::run(&[0.000776, 31428000000.0]);
     exercise::HIT_TOLERANCE.with(|t| t.set(None));
     let unresolved = exercise::BOUND_ONLY.with(|n| n.get());
-    assert!(unresolved <= 6, "{unresolved} intersecting pairs came back unresolved, expected at most 6");
+    assert!(unresolved <= 10, "{unresolved} intersecting pairs came back unresolved, expected at most 10");
 }
 
 /// Found by the `narrow_queries` fuzz target (2026-11-24, FUZZING.md finding 14): a triangle

@@ -27,6 +27,9 @@ pub static CHECKED: AtomicUsize = AtomicUsize::new(0);
 /// Pairs whose `f32` distance was compared with the `f64` one (both converged).
 pub static PRECISIONS_COMPARED: AtomicUsize = AtomicUsize::new(0);
 
+/// Hull pairs whose `f32` manifold depth was compared with the `f64` one.
+pub static HULL_MANIFOLDS_COMPARED: AtomicUsize = AtomicUsize::new(0);
+
 thread_local! {
     /// Intersecting pairs whose distance came back only as an upper bound (`Unresolved` or
     /// `IterationCap`) on this thread: accepted by the checks, but a regression test for a
@@ -83,10 +86,12 @@ fn build<T: Real>(v: &[f64]) -> Vec<Option<Built<T>>> {
             UnitQuaternion::identity()
         }
     };
-    let hull = || {
-        let local = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), w(18).abs()).ok()?;
+    // A box as a hull (half extents at `e`, position at `t`, rotation at `r`): two of them, so
+    // that hull pairs go through the polyhedron SAT's manifolds too.
+    let hull = |e: usize, t: usize, r: usize| {
+        let local = Obb::from_rotation(Point3::origin(), UnitQuaternion::identity(), w(e).abs()).ok()?;
         let hull = ConvexPolyhedron::from_obb(&local).ok()?;
-        finite(&w(21)).then(|| Built::Hull(hull, Isometry3::from_parts(w(21).into(), rot(7))))
+        finite(&w(t)).then(|| Built::Hull(hull, Isometry3::from_parts(w(t).into(), rot(r))))
     };
     vec![
         Ball::new(p(0), x(3).abs()).ok().map(Built::Ball),
@@ -97,7 +102,8 @@ fn build<T: Real>(v: &[f64]) -> Vec<Option<Built<T>>> {
         Cone::new(p(6), p(12), x(15).abs()).ok().map(Built::Cone),
         Lozenge::new(p(3), w(9), w(13), x(8).abs()).ok().map(Built::Lozenge),
         Triangle::new(p(1), p(8), p(16)).ok().map(Built::Triangle),
-        hull(),
+        hull(18, 21, 7),
+        hull(2, 26, 12),
     ]
 }
 
@@ -248,6 +254,29 @@ fn compare_precisions(v: &[f64]) {
                 d64.distance
             );
             PRECISIONS_COMPARED.fetch_add(1, Ordering::Relaxed);
+            if let (Built::Hull(..), Built::Hull(..)) = (a32, b32) {
+                compare_hull_manifolds(a32, b32, a64, b64, tol);
+            }
         }
     }
+}
+
+/// Two box hulls' manifolds come from the polyhedron SAT, whose depth is exact (to its face
+/// preference of 64 ε of the scale): where both precisions find a manifold, their deepest
+/// points agree to `tol`. (Box/box manifolds prefer faces by 5 % of the depth, so their `f32`
+/// and `f64` axes may differ on purpose; they are not compared.)
+fn compare_hull_manifolds(a32: &Built<f32>, b32: &Built<f32>, a64: &Built<f64>, b64: &Built<f64>, tol: f64) {
+    let (mut m32, mut m64) = (Manifold::default(), Manifold::default());
+    let r32 = manifold(a32.shape(), b32.shape(), 0.0, &mut PairCache::default(), &mut m32);
+    let r64 = manifold(a64.shape(), b64.shape(), 0.0, &mut PairCache::default(), &mut m64);
+    let (Ok(()), Ok(())) = (r32, r64) else { return };
+    let (Some(d32), Some(d64)) = (m32.deepest(), m64.deepest()) else { return };
+    let off = (d32.distance as f64 - d64.distance).abs();
+    assert!(
+        off <= tol,
+        "hull manifolds: f32 depth {} against f64 {} ({off} apart, tolerance {tol})",
+        d32.distance,
+        d64.distance
+    );
+    HULL_MANIFOLDS_COMPARED.fetch_add(1, Ordering::Relaxed);
 }
