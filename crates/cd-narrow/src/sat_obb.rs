@@ -7,8 +7,9 @@
 //! they overlap its negation is the penetration depth: for two boxes these 15 axes contain every
 //! face normal of the Minkowski difference, so the minimum translation is exact, not an
 //! estimate as with EPA. Edge pairs that are parallel (|L| ≈ 0) are skipped: their axis is
-//! one of the face normals already tested. The axes are measured in `f64` whatever the
-//! boxes' type, on their axes made orthonormal again (see `Frame`).
+//! one of the face normals already tested. The axes are measured in the boxes' type, and again
+//! in `f64` on their axes made orthonormal again when an edge axis's rounding leaves the answer
+//! uncertain (see `sat_with_preference`).
 //!
 //! Face axes win ties against edge axes (and A's faces against B's), by a margin of a few
 //! ulps of the boxes' size, so that a resting box keeps a face-face manifold from frame to
@@ -66,38 +67,35 @@ pub struct SatCache {
     axis: Option<u8>,
 }
 
-/// Projection data of box B in A's frame, shared by all 15 axes, in `f64` whatever the boxes'
-/// type.
-///
-/// An edge axis of two nearly parallel edges is short, and the rounding of the relative
-/// rotation turns it by that rounding over its length. In `f32` the rounding bound of such an
-/// axis (below) is large: two boxes whose edges were 0.01 rad apart, 12.9 and 10 long,
-/// touching at a depth of 8.6·10⁻⁴, had the edge axis's separation lowered by 2·10⁻³ and came
-/// out 3.2·10⁻³ deep (FUZZING.md, finding 65). Both boxes' axes are made orthonormal again in
-/// `f64` (an `f32` rotation is orthonormal to 10⁻⁷ only, and its shear would enter the edge
-/// axes the same way), so the frame is exact to `f64` rounding, and so is the answer, for
-/// boxes within 10⁻⁷ of the ones given.
-struct Frame {
-    ea: Vector<f64, 3>,
-    eb: Vector<f64, 3>,
+/// Projection data of box B in A's frame, shared by all 15 axes, in the scalar `S`: the boxes'
+/// own type first, and `f64` on re-orthonormalized axes when that is not precise enough
+/// ([`sat_with_preference`]).
+struct Frame<S: Real> {
+    ea: Vector<S, 3>,
+    eb: Vector<S, 3>,
     /// B's axes in A's frame (column j is B's axis j).
-    r: nalgebra::Matrix3<f64>,
+    r: nalgebra::Matrix3<S>,
     /// B's centre in A's frame.
-    t: Vector<f64, 3>,
+    t: Vector<S, 3>,
 }
 
-/// A box's axes in `f64`, orthonormal again (Gram–Schmidt, keeping the handedness).
-fn orthonormal_axes<T: Real>(m: &nalgebra::Matrix3<T>) -> nalgebra::Matrix3<f64> {
-    let m = m.map(|x| x.to_f64());
-    let c0 = m.column(0).normalize();
-    let c1 = m.column(1) - c0 * c0.dot(&m.column(1));
-    let c1 = c1.normalize();
-    let c2 = m.column(2) - c0 * c0.dot(&m.column(2)) - c1 * c1.dot(&m.column(2));
-    nalgebra::Matrix3::from_columns(&[c0, c1, c2.normalize()])
+impl<T: Real> Frame<T> {
+    /// The frame in the boxes' own type, from their axes as they are.
+    fn direct(a: &Obb<T, 3>, b: &Obb<T, 3>) -> Self {
+        Frame {
+            ea: *a.half_extents(),
+            eb: *b.half_extents(),
+            r: a.axes().tr_mul(b.axes()),
+            t: a.vector_to_local(&(b.center() - a.center())),
+        }
+    }
 }
 
-impl Frame {
-    fn new<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>) -> Self {
+impl Frame<f64> {
+    /// The frame in `f64`, from both boxes' axes made orthonormal again (an `f32` rotation is
+    /// orthonormal to 10⁻⁷ only, and its shear enters the edge axes as rounding does): exact to
+    /// `f64` rounding for boxes within that shear of the ones given.
+    fn orthonormalized<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>) -> Self {
         let wide = |v: &Vector<T, 3>| v.map(|x| x.to_f64());
         let (axes_a, axes_b) = (orthonormal_axes(a.axes()), orthonormal_axes(b.axes()));
         Frame {
@@ -107,10 +105,21 @@ impl Frame {
             t: axes_a.tr_mul(&(wide(&b.center().coords) - wide(&a.center().coords))),
         }
     }
+}
 
+/// A box's axes in `f64`, orthonormal again (Gram–Schmidt, keeping the handedness).
+fn orthonormal_axes<T: Real>(m: &nalgebra::Matrix3<T>) -> nalgebra::Matrix3<f64> {
+    let m = m.map(|x| x.to_f64());
+    let c0 = m.column(0).normalize();
+    let c1 = (m.column(1) - c0 * c0.dot(&m.column(1))).normalize();
+    let c2 = m.column(2) - c0 * c0.dot(&m.column(2)) - c1 * c1.dot(&m.column(2));
+    nalgebra::Matrix3::from_columns(&[c0, c1, c2.normalize()])
+}
+
+impl<S: Real> Frame<S> {
     /// Separation along A's face normal `i`, and the signed offset of B's centre along it.
     #[inline(always)]
-    fn face_a(&self, i: usize) -> (f64, f64) {
+    fn face_a(&self, i: usize) -> (S, S) {
         let (ea, eb, r, t) = (&self.ea, &self.eb, &self.r, &self.t);
         let rb = eb[0] * r[(i, 0)].abs() + eb[1] * r[(i, 1)].abs() + eb[2] * r[(i, 2)].abs();
         (t[i].abs() - ea[i] - rb, t[i])
@@ -118,58 +127,61 @@ impl Frame {
 
     /// Separation along B's face normal `j`, and the signed offset of B's centre along it.
     #[inline(always)]
-    fn face_b(&self, j: usize) -> (f64, f64) {
+    fn face_b(&self, j: usize) -> (S, S) {
         let (ea, eb, r, t) = (&self.ea, &self.eb, &self.r, &self.t);
         let ra = ea[0] * r[(0, j)].abs() + ea[1] * r[(1, j)].abs() + ea[2] * r[(2, j)].abs();
         let d = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
         (d.abs() - ra - eb[j], d)
     }
 
-    /// Separation along A's edge `i` crossed with B's edge `j`, the signed offset of B's centre
-    /// along the (unnormalized) cross product and that product's length; `None` when the edges
-    /// are parallel to rounding (the axis is then one of the face normals).
+    /// Separation along A's edge `i` crossed with B's edge `j`, the rounding bound it was
+    /// lowered by (below), the signed offset of B's centre along the (unnormalized) cross
+    /// product and that product's length; `None` when the edges are parallel to rounding (the
+    /// axis is then one of the face normals).
     ///
     /// The separation is lowered by its own rounding bound, so that a nearly parallel pair's
     /// axis neither claims a separation that rounding made up nor wins over a face axis on
-    /// noise. The entries of `r` are off by a few ε (of `f64`) each, which puts about 8ε times
-    /// the magnitudes of the terms in the numerator, divided by the axis length. Only the offset
-    /// and extents across the two edges enter, not the extents along them. Without this bound,
-    /// such pairs were skipped below √ε. Two boxes 16.6 long whose long edges were 3·10⁻⁴ rad
-    /// apart (below `f32`'s √ε) then lost the axis of least depth, and the depth came out
-    /// 1.7·10⁻³ for 3.6·10⁻⁴ (FUZZING.md, finding 63).
+    /// noise. The entries of `r` are off by a few ε each (rounding, and the shear of axes that
+    /// are orthonormal only to rounding), which puts about 8ε times the magnitudes of the terms
+    /// in the numerator, divided by the axis length. Only the offset and extents across the two
+    /// edges enter, not the extents along them. Without this bound, such pairs were skipped
+    /// below √ε. Two boxes 16.6 long whose long edges were 3·10⁻⁴ rad apart (below `f32`'s √ε)
+    /// then lost the axis of least depth, and the depth came out 1.7·10⁻³ for 3.6·10⁻⁴
+    /// (FUZZING.md, finding 63).
     #[inline(always)]
-    fn edges(&self, i: usize, j: usize) -> Option<(f64, f64, f64)> {
+    fn edges(&self, i: usize, j: usize) -> Option<(S, S, S, S)> {
         let (ea, eb, r, t) = (&self.ea, &self.eb, &self.r, &self.t);
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
         // L = e_i × b_j in A's frame: L[i] = 0, L[i1] = −R(i2, j), L[i2] = R(i1, j).
         let len = (r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)]).sqrt();
-        if len <= f64::EPSILON * 16.0 {
+        if len <= S::epsilon() * S::lit(16.0) {
             return None;
         }
         let ra = ea[i1] * r[(i2, j)].abs() + ea[i2] * r[(i1, j)].abs();
         let rb = eb[j1] * r[(i, j2)].abs() + eb[j2] * r[(i, j1)].abs();
         let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
         let terms = t[i1].abs() + t[i2].abs() + ea[i1] + ea[i2] + eb[j1] + eb[j2];
-        let noise = f64::EPSILON * 8.0 * terms;
-        Some(((d.abs() - ra - rb - noise) / len, d, len))
+        let inv_len = S::one() / len;
+        let lowered = S::epsilon() * S::lit(8.0) * terms * inv_len;
+        Some(((d.abs() - ra - rb) * inv_len - lowered, lowered, d, len))
     }
 
     /// Separation along axis `k` (see [`BoxFeature::from_index`]) and the unit axis in A's frame
     /// (pointing from A to B), or `None` for a degenerate (parallel-edge) axis.
-    fn axis(&self, k: u8) -> Option<(f64, Vector<f64, 3>)> {
-        let signed = |d: f64, l: Vector<f64, 3>| if d < 0.0 { -l } else { l };
+    fn axis(&self, k: u8) -> Option<(S, Vector<S, 3>)> {
+        let signed = |d: S, l: Vector<S, 3>| if d < S::zero() { -l } else { l };
         match BoxFeature::from_index(k) {
             BoxFeature::FaceA(i) => {
                 let (sep, d) = self.face_a(i);
-                Some((sep, signed(d, Vector::ith(i, 1.0))))
+                Some((sep, signed(d, Vector::ith(i, S::one()))))
             }
             BoxFeature::FaceB(j) => {
                 let (sep, d) = self.face_b(j);
                 Some((sep, signed(d, self.r.column(j).into_owned())))
             }
             BoxFeature::Edges(i, j) => {
-                let (sep, d, len) = self.edges(i, j)?;
+                let (sep, _, d, len) = self.edges(i, j)?;
                 let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
                 let mut l = Vector::zeros();
                 l[i1] = -self.r[(i2, j)] / len;
@@ -180,8 +192,8 @@ impl Frame {
     }
 
     /// The separations along the six face normals (A's, then B's), in axis order.
-    fn face_separations(&self) -> [f64; 6] {
-        let mut s = [0.0; 6];
+    fn face_separations(&self) -> [S; 6] {
+        let mut s = [S::zero(); 6];
         for i in 0..3 {
             s[i] = self.face_a(i).0;
             s[3 + i] = self.face_b(i).0;
@@ -189,12 +201,13 @@ impl Frame {
         s
     }
 
-    /// The separations along the nine edge axes, in axis order (`None` where the edges are
-    /// parallel). Computed together, without the unit axes: only the best one needs its axis.
-    fn edge_separations(&self) -> [Option<f64>; 9] {
+    /// The separations along the nine edge axes and the rounding bounds they were lowered by,
+    /// in axis order (`None` where the edges are parallel). Computed together, without the unit
+    /// axes: only the best one needs its axis.
+    fn edge_separations(&self) -> [Option<(S, S)>; 9] {
         let mut s = [None; 9];
         for (k, slot) in s.iter_mut().enumerate() {
-            *slot = self.edges(k / 3, k % 3).map(|(sep, _, _)| sep);
+            *slot = self.edges(k / 3, k % 3).map(|(sep, lowered, _, _)| (sep, lowered));
         }
         s
     }
@@ -227,6 +240,16 @@ pub fn obb_obb_sat_face_preferring<T: Real>(
 
 /// The SAT loop; a later group's axis must beat the best by
 /// `relative·|best| + (absolute·size or, at least, rounding noise)`.
+///
+/// It runs in the boxes' type first. When the boxes overlap, an edge axis whose rounding bound
+/// is wider than 128 ε of the scale and that could, without that bound, be the answer (the
+/// answer itself, or within twice its bound of it) leaves the depth uncertain by that bound:
+/// the search is then run again in `f64` on re-orthonormalized axes
+/// ([`Frame::orthonormalized`]), where the bound is `f64`'s. In `f32` that bound is large on nearly parallel edges: a needle 10 long whose
+/// edge was 0.01 rad from a 12.9-wide cube's, touching it at a depth of 8.6·10⁻⁴, had its axis
+/// lowered by 2·10⁻³ and came out 3.2·10⁻³ deep (FUZZING.md, finding 65). Random poses hardly
+/// ever need the second run; doing every query in `f64` cost the box rows up to 2.5× their
+/// time (the re-orthonormalization's square roots are on the critical path).
 fn sat_with_preference<T: Real>(
     a: &Obb<T, 3>,
     b: &Obb<T, 3>,
@@ -235,35 +258,94 @@ fn sat_with_preference<T: Real>(
     relative: T,
     absolute: T,
 ) -> BoxSat<T> {
-    let frame = Frame::new(a, b);
-    let answer_along = |sep: f64, l: Vector<f64, 3>, k: u8| BoxSat {
-        separation: T::lit(sep),
-        normal: a.axes() * l.map(T::lit),
+    let preference = Preference { prediction, relative, absolute, input_epsilon: T::epsilon() };
+    match search(a, &Frame::direct(a, b), &preference, cache) {
+        Search::Certain(sat) => sat,
+        Search::Uncertain(_) => precise_search(a, b, &preference, cache),
+    }
+}
+
+/// The second run of [`sat_with_preference`], in `f64`: rare, and kept out of line so that the
+/// common path stays small enough to inline into its callers.
+#[cold]
+#[inline(never)]
+fn precise_search<T: Real>(
+    a: &Obb<T, 3>,
+    b: &Obb<T, 3>,
+    preference: &Preference<T>,
+    cache: &mut SatCache,
+) -> BoxSat<T> {
+    match search(a, &Frame::orthonormalized(a, b), &preference.wide(), cache) {
+        Search::Certain(sat) | Search::Uncertain(sat) => sat,
+    }
+}
+
+/// What a search prefers and where it stops, in the frame's scalar `S`.
+#[derive(Clone, Copy)]
+struct Preference<S> {
+    /// Stop at the first axis separating the boxes by more than this.
+    prediction: S,
+    /// A later group's axis must beat the best by this fraction of it…
+    relative: S,
+    /// …plus this fraction of the boxes' size (at least their input's rounding).
+    absolute: S,
+    /// The boxes' own ε (ties within the input's rounding go to the earlier group).
+    input_epsilon: S,
+}
+
+impl<T: Real> Preference<T> {
+    fn wide(&self) -> Preference<f64> {
+        Preference {
+            prediction: self.prediction.to_f64(),
+            relative: self.relative.to_f64(),
+            absolute: self.absolute.to_f64(),
+            input_epsilon: self.input_epsilon.to_f64(),
+        }
+    }
+}
+
+/// The outcome of one [`search`].
+enum Search<T: Real> {
+    /// The answer, exact to the frame's rounding.
+    Certain(BoxSat<T>),
+    /// The answer, uncertain by an edge axis's rounding bound (see [`sat_with_preference`]).
+    Uncertain(BoxSat<T>),
+}
+
+/// One SAT search over the 15 axes of `frame` (A's axes take its answer back to world space).
+fn search<T: Real, S: Real>(
+    a: &Obb<T, 3>,
+    frame: &Frame<S>,
+    preference: &Preference<S>,
+    cache: &mut SatCache,
+) -> Search<T> {
+    let Preference { prediction, relative, absolute, input_epsilon } = *preference;
+    let narrow = |x: S| T::lit(x.to_f64());
+    let answer_along = |sep: S, l: Vector<S, 3>, k: u8| BoxSat {
+        separation: narrow(sep),
+        normal: a.axes() * l.map(narrow),
         feature: BoxFeature::from_index(k),
     };
-    let (prediction, relative, absolute) = (prediction.to_f64(), relative.to_f64(), absolute.to_f64());
     if let Some(k) = cache.axis {
         if let Some((sep, l)) = frame.axis(k) {
             if sep > prediction {
-                return answer_along(sep, l, k);
+                return Search::Certain(answer_along(sep, l, k));
             }
         }
     }
     let size = frame.ea.amax().max(frame.eb.amax());
-    // Ties within the input's rounding go to the earlier group.
-    let noise = T::epsilon().to_f64() * 64.0 * (size + frame.t.amax());
+    let noise = input_epsilon * S::lit(64.0) * (size + frame.t.amax());
     let margin = noise.max(absolute * size);
     // The separations are computed a group at a time (faces, then edges, which cost a square
     // root and a division each), and the unit axis only for the answer: an early separating
     // face axis skips the edges, and no axis vector is built for the 14 that lose.
     let answer = |k: u8, cache: &mut SatCache| {
         cache.axis = Some(k);
-        let (sep, l) = frame.axis(k).unwrap_or((0.0, Vector::z()));
+        let (sep, l) = frame.axis(k).unwrap_or((S::zero(), Vector::z()));
         answer_along(sep, l, k)
     };
-    let mut best: Option<(f64, u8)> = None;
-    let faces = frame.face_separations();
-    let consider = |k: u8, sep: f64, best: &mut Option<(f64, u8)>| {
+    let mut best: Option<(S, u8)> = None;
+    let consider = |k: u8, sep: S, best: &mut Option<(S, u8)>| {
         if sep > prediction {
             return true;
         }
@@ -272,7 +354,7 @@ fn sat_with_preference<T: Real>(
             None => true,
             Some((s, kb)) => {
                 let later_group = group(k) > group(kb);
-                sep > s + if later_group { margin + relative * s.abs() } else { 0.0 }
+                sep > s + if later_group { margin + relative * s.abs() } else { S::zero() }
             }
         };
         if better {
@@ -280,24 +362,35 @@ fn sat_with_preference<T: Real>(
         }
         false
     };
-    for (k, &sep) in faces.iter().enumerate() {
+    for (k, &sep) in frame.face_separations().iter().enumerate() {
         if consider(k as u8, sep, &mut best) {
-            return answer(k as u8, cache);
+            return Search::Certain(answer(k as u8, cache));
         }
     }
-    for (k, sep) in frame.edge_separations().iter().enumerate() {
+    // The highest an edge axis could reach without its rounding bound, over the axes whose
+    // bound is wider than 128 ε of the scale (the rounding a depth in the boxes' type has
+    // anyway).
+    let tolerance = input_epsilon * S::lit(128.0) * (size + frame.t.amax());
+    let mut reach = -S::infinity();
+    for (k, edge) in frame.edge_separations().iter().enumerate() {
         let k = 6 + k as u8;
-        if let Some(sep) = *sep {
+        if let Some((sep, lowered)) = *edge {
             if consider(k, sep, &mut best) {
-                return answer(k, cache);
+                // Lowered by its bound and still separating: certainly apart.
+                return Search::Certain(answer(k, cache));
+            }
+            if lowered > tolerance {
+                reach = reach.max(sep + lowered + lowered);
             }
         }
     }
     match best {
-        Some((_, k)) => answer(k, cache),
+        // Only a depth needs the precise run: a positive separation is a lower bound anyway.
+        Some((sep, k)) if sep <= S::zero() && reach >= sep => Search::Uncertain(answer(k, cache)),
+        Some((_, k)) => Search::Certain(answer(k, cache)),
         None => {
             cache.axis = Some(0);
-            answer_along(0.0, Vector::z(), 0)
+            Search::Certain(answer_along(S::zero(), Vector::z(), 0))
         }
     }
 }

@@ -92,7 +92,7 @@ fn regression_epa_witnesses_of_a_segment_along_a_cone() {
 /// Fuzz finding 65 (FUZZING.md): a needle box 10 long and 6·10⁻⁴ thick along a vertical edge
 /// of a cube 12.9 wide, turned 0.01 rad from it, in `f32`. The box/box SAT lowered the two
 /// edges' axis by its `f32` rounding bound (2·10⁻³) and reported a depth of 3.2·10⁻³ for
-/// 8.6·10⁻⁴; it now measures the axes in `f64` on re-orthonormalized box axes.
+/// 8.6·10⁻⁴; such uncertain depths are now measured again in `f64` on re-orthonormalized axes.
 #[test]
 fn regression_f32_box_sat_edge_axis_beside_a_cube_edge() {
     let (e, c, n) = (-0.00030517578125, -6.43157958984375, -0.007454);
