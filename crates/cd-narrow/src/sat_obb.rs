@@ -245,11 +245,12 @@ pub fn obb_obb_sat_face_preferring<T: Real>(
 /// is wider than 128 ε of the scale and that could, without that bound, be the answer (the
 /// answer itself, or within twice its bound of it) leaves the depth uncertain by that bound:
 /// the search is then run again in `f64` on re-orthonormalized axes
-/// ([`Frame::orthonormalized`]), where the bound is `f64`'s. In `f32` that bound is large on nearly parallel edges: a needle 10 long whose
-/// edge was 0.01 rad from a 12.9-wide cube's, touching it at a depth of 8.6·10⁻⁴, had its axis
-/// lowered by 2·10⁻³ and came out 3.2·10⁻³ deep (FUZZING.md, finding 65). Random poses hardly
-/// ever need the second run; doing every query in `f64` cost the box rows up to 2.5× their
-/// time (the re-orthonormalization's square roots are on the critical path).
+/// ([`Frame::orthonormalized`]), where the bound is `f64`'s. In `f32` that bound is large on
+/// nearly parallel edges: a needle 10 long whose edge was 0.01 rad from a 12.9-wide cube's,
+/// touching it at a depth of 8.6·10⁻⁴, had its axis lowered by 2·10⁻³ and came out 3.2·10⁻³
+/// deep (FUZZING.md, finding 65). Random poses hardly ever need the second run; doing every
+/// query in `f64` cost the box rows up to 2.6× their time (the re-orthonormalization's square
+/// roots are on the critical path).
 fn sat_with_preference<T: Real>(
     a: &Obb<T, 3>,
     b: &Obb<T, 3>,
