@@ -516,6 +516,36 @@ fn obb_constructor_rejects_non_orthonormal() {
     );
 }
 
+/// Axes within the accepted 10⁻⁴ of orthonormal are made orthonormal to rounding, the first
+/// axis kept and the handedness too; axes orthonormal to a few ε are stored as given.
+#[test]
+fn obb_constructor_makes_nearly_orthonormal_axes_orthonormal() {
+    let q = nalgebra::UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0);
+    let exact = q.to_rotation_matrix().into_inner();
+    for (shear, flip) in [(3e-5, 1.0), (-4e-5, -1.0)] {
+        let mut sheared = exact;
+        sheared.set_column(1, &(exact.column(1) + exact.column(0) * shear));
+        sheared.set_column(2, &(exact.column(2) * (1.0 + shear) * flip));
+        let b = Obb::new(p3(1.0, 2.0, 3.0), sheared, v3(1.0, 2.0, 3.0)).unwrap();
+        let axes = b.axes();
+        assert!((axes.transpose() * axes - Matrix3::identity()).amax() < 1e-15, "{axes}");
+        assert!((axes.column(0) - exact.column(0)).amax() < 1e-15);
+        assert!((axes.determinant() - flip).abs() < 1e-12, "handedness {}", axes.determinant());
+        assert!(
+            (axes
+                - Matrix3::from_columns(&[
+                    exact.column(0).into_owned(),
+                    exact.column(1).into_owned(),
+                    exact.column(2) * flip
+                ]))
+            .amax()
+                < 1e-14
+        );
+    }
+    let b = Obb::new(p3(0.0, 0.0, 0.0), exact, v3(1.0, 1.0, 1.0)).unwrap();
+    assert_eq!(*b.axes(), exact);
+}
+
 /// Found by the `geom_queries` fuzz target (f32): a ray from near the origin with direction
 /// (3.3·10⁶, 3.3·10⁶, 10⁻⁴³) against a triangle with a vertex at (3.3·10⁶, 3.3·10⁶, 10⁻⁴³)
 /// and two at (−8, −24.2, −24.2) and (−24.2, −24.2, 2.5·10⁻⁴³): a hit with a non-finite
