@@ -135,9 +135,9 @@ impl<S: Real> Frame<S> {
     }
 
     /// Separation along A's edge `i` crossed with B's edge `j`, the rounding bound it was
-    /// lowered by (below), the signed offset of B's centre along the (unnormalized) cross
-    /// product and that product's length; `None` when the edges are parallel to rounding (the
-    /// axis is then one of the face normals).
+    /// lowered by (below) times the axis length, the signed offset of B's centre along the
+    /// (unnormalized) cross product and that product's length; `None` when the edges are
+    /// parallel to rounding (the axis is then one of the face normals).
     ///
     /// The separation is lowered by its own rounding bound, so that a nearly parallel pair's
     /// axis neither claims a separation that rounding made up nor wins over a face axis on
@@ -162,9 +162,8 @@ impl<S: Real> Frame<S> {
         let rb = eb[j1] * r[(i, j2)].abs() + eb[j2] * r[(i, j1)].abs();
         let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
         let terms = t[i1].abs() + t[i2].abs() + ea[i1] + ea[i2] + eb[j1] + eb[j2];
-        let inv_len = S::one() / len;
-        let lowered = S::epsilon() * S::lit(8.0) * terms * inv_len;
-        Some(((d.abs() - ra - rb) * inv_len - lowered, lowered, d, len))
+        let noise = S::epsilon() * S::lit(8.0) * terms;
+        Some(((d.abs() - ra - rb - noise) / len, noise, d, len))
     }
 
     /// Separation along axis `k` (see [`BoxFeature::from_index`]) and the unit axis in A's frame
@@ -201,13 +200,13 @@ impl<S: Real> Frame<S> {
         s
     }
 
-    /// The separations along the nine edge axes and the rounding bounds they were lowered by,
-    /// in axis order (`None` where the edges are parallel). Computed together, without the unit
-    /// axes: only the best one needs its axis.
-    fn edge_separations(&self) -> [Option<(S, S)>; 9] {
+    /// The separations along the nine edge axes, with their rounding bounds times the axis
+    /// lengths and those lengths, in axis order (`None` where the edges are parallel).
+    /// Computed together, without the unit axes: only the best one needs its axis.
+    fn edge_separations(&self) -> [Option<(S, S, S)>; 9] {
         let mut s = [None; 9];
         for (k, slot) in s.iter_mut().enumerate() {
-            *slot = self.edges(k / 3, k % 3).map(|(sep, lowered, _, _)| (sep, lowered));
+            *slot = self.edges(k / 3, k % 3).map(|(sep, noise, _, len)| (sep, noise, len));
         }
         s
     }
@@ -368,26 +367,28 @@ fn search<T: Real, S: Real>(
             return Search::Certain(answer(k as u8, cache));
         }
     }
-    // The highest an edge axis could reach without its rounding bound, over the axes whose
-    // bound is wider than 128 ε of the scale (the rounding a depth in the boxes' type has
-    // anyway).
-    let tolerance = input_epsilon * S::lit(128.0) * (size + frame.t.amax());
-    let mut reach = -S::infinity();
-    for (k, edge) in frame.edge_separations().iter().enumerate() {
+    let edges = frame.edge_separations();
+    for (k, edge) in edges.iter().enumerate() {
         let k = 6 + k as u8;
-        if let Some((sep, lowered)) = *edge {
+        if let Some((sep, _, _)) = *edge {
             if consider(k, sep, &mut best) {
                 // Lowered by its bound and still separating: certainly apart.
                 return Search::Certain(answer(k, cache));
             }
-            if lowered > tolerance {
-                reach = reach.max(sep + lowered + lowered);
-            }
         }
     }
+    // Only a depth needs the precise run (a positive separation is a lower bound anyway), and
+    // only for an edge axis whose bound is wider than 128 ε of the scale (the rounding a depth
+    // in the boxes' type has anyway) and that could reach the best without it.
+    let uncertain = |best: S| {
+        let tolerance = input_epsilon * S::lit(128.0) * (size + frame.t.amax());
+        edges
+            .iter()
+            .flatten()
+            .any(|&(sep, noise, len)| noise > tolerance * len && sep + (noise + noise) / len >= best)
+    };
     match best {
-        // Only a depth needs the precise run: a positive separation is a lower bound anyway.
-        Some((sep, k)) if sep <= S::zero() && reach >= sep => Search::Uncertain(answer(k, cache)),
+        Some((sep, k)) if sep <= S::zero() && uncertain(sep) => Search::Uncertain(answer(k, cache)),
         Some((_, k)) => Search::Certain(answer(k, cache)),
         None => {
             cache.axis = Some(0);
