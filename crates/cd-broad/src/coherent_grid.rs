@@ -361,9 +361,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
             consider(o, fresh);
         }
     }
-}
 
-impl<T: Real, const D: usize> CoherentGrid<T, D> {
     /// The slow path of `update`: slot `slot`'s new box `aabb` left its fat box (or the fat box
     /// got loose), so it gets a new one, moves between cells and loses its candidates. Kept
     /// out of line so the common path (a store) does not save and restore registers for it.
