@@ -193,7 +193,7 @@ pub fn aabb_aabb<T: Real, const D: usize>(
 /// 1.4·10⁻³ rad) needles moving onto a cube's edge at 10⁻⁵–0.03 rad from parallel touched up
 /// to 8·10⁻³ of the step early. For boxes of a narrower type than `f64` with an edge pair
 /// within 1.8° of parallel (and further than 8 ε from it), the sweep runs again in `f64` on
-/// the boxes widened (their axes made orthonormal again by [`Obb::new`]), where the skipping
+/// the boxes widened (their axes made orthonormal again: [`Obb::widened`]), where the skipping
 /// threshold is 6·10⁻⁸ rad.
 pub fn obb_obb<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>, motion: &LinearMotion<T, 3>) -> Option<Toi<T, 3>> {
     let v = motion.relative_velocity();
@@ -234,9 +234,7 @@ pub fn obb_obb<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>, motion: &LinearMotion<T, 3
             let len2 = r[(i1, j)] * r[(i1, j)] + r[(i2, j)] * r[(i2, j)];
             let parallel = T::epsilon() * T::lit(8.0);
             if len2 <= T::lit(1e-3) && len2 > parallel * parallel && T::epsilon().to_f64() > f64::EPSILON {
-                if let Some(answer) = obb_obb_wide(a, b, motion) {
-                    return answer;
-                }
+                return obb_obb_wide(a, b, motion);
             }
             if sin2 <= T::epsilon() * T::lit(16.0) {
                 continue;
@@ -269,40 +267,19 @@ pub fn obb_obb<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>, motion: &LinearMotion<T, 3
     Some(finish(t, status, normal, points, a, b, &v, motion))
 }
 
-/// [`obb_obb`] in `f64`, for boxes of a narrower type with an edge pair too nearly parallel for
-/// that type, and the answer narrowed back; `None` when the boxes or the motion do not widen
-/// (a box at the edge of `Obb::new`'s orthonormality tolerance, in `f64`'s rounding of it),
-/// and the caller goes on in its own type.
+/// [`obb_obb`] in `f64` ([`Obb::widened`]: axes orthonormal again), for boxes of a narrower
+/// type with an edge pair too nearly parallel for that type, and the answer narrowed back.
 #[cold]
 #[inline(never)]
-fn obb_obb_wide<T: Real>(
-    a: &Obb<T, 3>,
-    b: &Obb<T, 3>,
-    motion: &LinearMotion<T, 3>,
-) -> Option<Option<Toi<T, 3>>> {
-    let wide_vector = |v: &Vector3<T>| v.map(|x| x.to_f64());
-    let wide_box = |o: &Obb<T, 3>| {
-        Obb::new(
-            Point3::from(wide_vector(&o.center().coords)),
-            o.axes().map(|x| x.to_f64()),
-            wide_vector(o.half_extents()),
-        )
-    };
-    let (wa, wb) = (wide_box(a).ok()?, wide_box(b).ok()?);
-    let wide_motion = LinearMotion::new(
-        wide_vector(motion.velocity_a()),
-        wide_vector(motion.velocity_b()),
-        motion.max_time().to_f64(),
-    )
-    .ok()?;
+fn obb_obb_wide<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>, motion: &LinearMotion<T, 3>) -> Option<Toi<T, 3>> {
     let narrow_point = |p: &Point3<f64>| Point3::from(p.coords.map(T::lit));
-    Some(obb_obb(&wa, &wb, &wide_motion).map(|toi| Toi {
+    obb_obb(&a.widened(), &b.widened(), &motion.widened()).map(|toi| Toi {
         time: T::lit(toi.time).min(motion.max_time()),
         point_a: narrow_point(&toi.point_a),
         point_b: narrow_point(&toi.point_b),
         normal: toi.normal.map(T::lit),
         status: toi.status,
-    }))
+    })
 }
 
 /// The touching points of two boxes at the time of impact when the contact is a single point:

@@ -89,6 +89,16 @@ impl<T: Real, const D: usize> LinearMotion<T, D> {
         Ok(Self { max_time, ..*self })
     }
 
+    /// The same motion in `f64` (exact: `f64`'s limits contain every narrower type's).
+    pub fn widened(&self) -> LinearMotion<f64, D> {
+        let wide = |v: &Vector<T, D>| v.map(|x| x.to_f64());
+        LinearMotion {
+            velocity_a: wide(&self.velocity_a),
+            velocity_b: wide(&self.velocity_b),
+            max_time: self.max_time.to_f64(),
+        }
+    }
+
     /// A's velocity.
     pub fn velocity_a(&self) -> &Vector<T, D> {
         &self.velocity_a

@@ -546,6 +546,24 @@ fn obb_constructor_makes_nearly_orthonormal_axes_orthonormal() {
     assert_eq!(*b.axes(), exact);
 }
 
+/// An `f32` box widened to `f64`: the same centre and extents exactly, axes orthonormal to
+/// `f64` rounding and within `f32` rounding of the box's own.
+#[test]
+fn obb_widened_to_f64_is_orthonormal() {
+    let q = nalgebra::UnitQuaternion::from_euler_angles(0.3f32, -1.1, 2.0);
+    let b = Obb::from_rotation(
+        nalgebra::Point3::new(1.5f32, -2.25, 3.0),
+        q,
+        nalgebra::Vector3::new(0.5f32, 2.0, 0.125),
+    )
+    .unwrap();
+    let w = b.widened();
+    assert_eq!(w.center().coords, b.center().coords.map(f64::from));
+    assert_eq!(*w.half_extents(), b.half_extents().map(f64::from));
+    assert!((w.axes().transpose() * w.axes() - Matrix3::identity()).amax() < 1e-15);
+    assert!((w.axes() - b.axes().map(f64::from)).amax() < 1e-6);
+}
+
 /// Found by the `geom_queries` fuzz target (f32): a ray from near the origin with direction
 /// (3.3·10⁶, 3.3·10⁶, 10⁻⁴³) against a triangle with a vertex at (3.3·10⁶, 3.3·10⁶, 10⁻⁴³)
 /// and two at (−8, −24.2, −24.2) and (−24.2, −24.2, 2.5·10⁻⁴³): a hit with a non-finite

@@ -68,8 +68,8 @@ pub struct SatCache {
 }
 
 /// Projection data of box B in A's frame, shared by all 15 axes, in the scalar `S`: the boxes'
-/// own type first, and `f64` on re-orthonormalized axes when that is not precise enough
-/// ([`sat_with_preference`]).
+/// own type first, and the boxes widened to `f64` ([`Obb::widened`], axes orthonormal again)
+/// when that is not precise enough ([`sat_with_preference`]).
 struct Frame<S: Real> {
     ea: Vector<S, 3>,
     eb: Vector<S, 3>,
@@ -80,7 +80,7 @@ struct Frame<S: Real> {
 }
 
 impl<T: Real> Frame<T> {
-    /// The frame in the boxes' own type, from their axes as they are.
+    /// The frame of two boxes, in their type, from their axes as they are.
     fn direct(a: &Obb<T, 3>, b: &Obb<T, 3>) -> Self {
         Frame {
             ea: *a.half_extents(),
@@ -89,31 +89,6 @@ impl<T: Real> Frame<T> {
             t: a.vector_to_local(&(b.center() - a.center())),
         }
     }
-}
-
-impl Frame<f64> {
-    /// The frame in `f64`, from both boxes' axes made orthonormal again (an `f32` rotation is
-    /// orthonormal to 10⁻⁷ only, and its shear enters the edge axes as rounding does): exact to
-    /// `f64` rounding for boxes within that shear of the ones given.
-    fn orthonormalized<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>) -> Self {
-        let wide = |v: &Vector<T, 3>| v.map(|x| x.to_f64());
-        let (axes_a, axes_b) = (orthonormal_axes(a.axes()), orthonormal_axes(b.axes()));
-        Frame {
-            ea: wide(a.half_extents()),
-            eb: wide(b.half_extents()),
-            r: axes_a.tr_mul(&axes_b),
-            t: axes_a.tr_mul(&(wide(&b.center().coords) - wide(&a.center().coords))),
-        }
-    }
-}
-
-/// A box's axes in `f64`, orthonormal again (Gram–Schmidt, keeping the handedness).
-fn orthonormal_axes<T: Real>(m: &nalgebra::Matrix3<T>) -> nalgebra::Matrix3<f64> {
-    let m = m.map(|x| x.to_f64());
-    let c0 = m.column(0).normalize();
-    let c1 = (m.column(1) - c0 * c0.dot(&m.column(1))).normalize();
-    let c2 = m.column(2) - c0 * c0.dot(&m.column(2)) - c1 * c1.dot(&m.column(2));
-    nalgebra::Matrix3::from_columns(&[c0, c1, c2.normalize()])
 }
 
 impl<S: Real> Frame<S> {
@@ -244,7 +219,7 @@ pub fn obb_obb_sat_face_preferring<T: Real>(
 /// is wider than 128 ε of the scale and that could, without that bound, be the answer (the
 /// answer itself, or within twice its bound of it) leaves the depth uncertain by that bound:
 /// the search is then run again in `f64` on re-orthonormalized axes
-/// ([`Frame::orthonormalized`]), where the bound is `f64`'s. In `f32` that bound is large on
+/// ([`Obb::widened`]), where the bound is `f64`'s. In `f32` that bound is large on
 /// nearly parallel edges: a needle 10 long whose edge was 0.01 rad from a 12.9-wide cube's,
 /// touching it at a depth of 8.6·10⁻⁴, had its axis lowered by 2·10⁻³ and came out 3.2·10⁻³
 /// deep (FUZZING.md, finding 65). Random poses hardly ever need the second run; doing every
@@ -275,7 +250,7 @@ fn precise_search<T: Real>(
     preference: &Preference<T>,
     cache: &mut SatCache,
 ) -> BoxSat<T> {
-    match search(a, &Frame::orthonormalized(a, b), &preference.wide(), cache) {
+    match search(a, &Frame::direct(&a.widened(), &b.widened()), &preference.wide(), cache) {
         Search::Certain(sat) | Search::Uncertain(sat) => sat,
     }
 }

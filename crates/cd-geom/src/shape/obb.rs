@@ -54,6 +54,18 @@ impl<T: Real, const D: usize> Obb<T, D> {
         let axes = if deviation > T::epsilon() * T::lit(16.0) { gram_schmidt(&axes) } else { axes };
         Ok(Obb { center, axes, half_extents })
     }
+    /// The same box in `f64` (the widening is exact), its axes made orthonormal to `f64`
+    /// rounding: a box of a narrower type is orthonormal only to that type's rounding, and a
+    /// query redone in `f64` for precision (nearly parallel edge axes amplify a shear) needs
+    /// the box it measures to be a box.
+    pub fn widened(&self) -> Obb<f64, D> {
+        let wide = |v: &Vector<T, D>| v.map(|x| x.to_f64());
+        Obb::new_unchecked(
+            Point::from(wide(&self.center.coords)),
+            gram_schmidt(&self.axes.map(|x| x.to_f64())),
+            wide(&self.half_extents),
+        )
+    }
     /// An OBB from already-validated parts (crate-internal; never fails).
     #[inline(always)]
     pub(crate) fn new_unchecked(center: Point<T, D>, axes: Matrix<T, D>, half_extents: Vector<T, D>) -> Self {
