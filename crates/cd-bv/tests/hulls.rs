@@ -322,3 +322,67 @@ fn fcl_node_that_was_rejected() {
     let p32: Vec<Point3<f32>> = pts.iter().map(|p| p.cast::<f32>()).collect();
     check_hull_f32(&convex_hull_3d(&p32).unwrap(), &p32);
 }
+
+/// Small solids far from the origin in `f32`: a cloud's hull and a box's polyhedron are built
+/// (until 2026-11-28 both were refused as not convex: the convexity check took dot products
+/// with the coordinates themselves, whose rounding at 10⁴–10⁵ outweighed a solid 10⁻²–1
+/// wide), and they hold every point: checked in `f64` against the stored planes, to the check's
+/// relative bound plus a few ulps of the coordinates (the stored planes' offsets are rounded
+/// at that size). Sizes below 16 ulps of the offset are skipped: there `f32` cannot hold the
+/// solid's shape (a 10⁻² box at 10⁶ has corners on a grid of 0.06, and its polyhedron is
+/// refused as [`GeomError::Degenerate`]).
+#[test]
+fn small_solids_far_from_the_origin() {
+    let contained = |h: &ConvexPolyhedron<f32>, pts: &[Point3<f64>], label: &str| {
+        let c = h.vertex_mean().cast::<f64>();
+        let extent = h.vertices().iter().map(|v| (v.cast::<f64>() - c).amax()).fold(0.0, f64::max);
+        let magnitude = c.coords.amax() + extent;
+        let eps = f64::from(f32::EPSILON);
+        let bound = 8.0 * eps.sqrt() * extent + 16.0 * eps * magnitude;
+        for f in h.faces() {
+            let (n, d) = (f.plane.normal().cast::<f64>(), f64::from(f.plane.d()));
+            let worst = pts.iter().map(|p| n.dot(&p.coords) + d).fold(f64::MIN, f64::max);
+            assert!(worst <= bound, "{label}: a point {worst} outside a face (bound {bound})");
+        }
+    };
+    let mut built = 0;
+    for offset in [1e3f32, 1e4, 4.5e4, 1e5, 1e6] {
+        for size in [0.01f32, 0.1, 1.0, 10.0] {
+            if size < 16.0 * f32::EPSILON * offset {
+                continue;
+            }
+            for k in 0..10 {
+                let k = k as f32;
+                let q = nalgebra::UnitQuaternion::from_euler_angles(0.3 * k, 0.7 + 0.1 * k, 1.1 * k);
+                let centre = Point3::new(offset, -0.5 * offset, 0.25 * offset);
+                let label = format!("offset {offset} size {size} rotation {k}");
+                let obb = cd_geom::Obb::new(
+                    centre,
+                    q.to_rotation_matrix().into_inner(),
+                    Vector3::new(size, 0.6 * size, 0.3 * size),
+                )
+                .unwrap();
+                let poly = ConvexPolyhedron::from_obb(&obb).unwrap_or_else(|e| panic!("{label}: box {e:?}"));
+                // The box's own corners, exactly (the polyhedron's vertices are them rounded).
+                let (exact, local) = (obb.widened(), obb.widened().local_aabb());
+                let corners: Vec<Point3<f64>> = (0..8).map(|b| exact.to_world(&local.corner(b))).collect();
+                contained(&poly, &corners, &label);
+                let pts: Vec<Point3<f32>> = (0..200)
+                    .map(|i| {
+                        let t = i as f32 * 0.618;
+                        let v =
+                            Vector3::new((t * 1.3).sin(), (t * 2.1).cos(), (t * 0.7).sin() * (t * 0.3).cos());
+                        centre + q * v * size
+                    })
+                    .collect();
+                let Hull::Polyhedron(h) = convex_hull(&pts).unwrap_or_else(|e| panic!("{label}: hull {e:?}"))
+                else {
+                    panic!("{label}: a solid cloud's hull is not a polyhedron");
+                };
+                contained(&h, &pts.iter().map(|p| p.cast::<f64>()).collect::<Vec<_>>(), &label);
+                built += 1;
+            }
+        }
+    }
+    assert!(built >= 100, "{built} cases");
+}

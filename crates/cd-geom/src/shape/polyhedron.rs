@@ -68,8 +68,9 @@ impl<T: Real> ConvexPolyhedron<T> {
     /// A polyhedron from vertices and faces (each a list of ≥ 3 vertex indices around the face,
     /// either winding: faces are re-oriented outward). Errors: bad coordinates, an index out of
     /// range, a face with fewer than three vertices or zero area, and
-    /// [`GeomError::NotConvex`] when a vertex lies outside a face plane by more than a relative
-    /// `8·√ε`.
+    /// [`GeomError::NotConvex`] when a vertex lies outside a face plane by more than `8·√ε`
+    /// of the polyhedron's size plus 4 ulps of its largest coordinate (a face of four or more
+    /// vertices rounded to `T` is planar only to about an ulp of them).
     pub fn from_faces(vertices: Vec<Point<T, 3>>, faces: &[Vec<usize>]) -> GeomResult<Self> {
         Self::from_face_slices(vertices, faces)
     }
@@ -84,9 +85,20 @@ impl<T: Real> ConvexPolyhedron<T> {
         vertices.iter().try_for_each(validate::point)?;
         let centroid =
             vertices.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / T::lit(vertices.len() as f64);
-        let extent = vertices.iter().map(|p| (p.coords - centroid).amax()).fold(T::zero(), |a, b| a.max(b));
-        let tol = T::epsilon().sqrt() * T::lit(8.0) * extent;
+        // The faces' planes are fitted and checked relative to the centroid: a small solid far
+        // from the origin (a 0.01-wide hull at 10³ in `f32`, a unit box at 4.5·10⁴) otherwise
+        // had its check drowned in the rounding of dot products with coordinates 10⁵ times its
+        // size, and was refused as not convex. Relative to a nearby point the differences are
+        // exact and the products are as small as the solid.
+        let relative: Vec<Point<T, 3>> = vertices.iter().map(|p| Point::from(p.coords - centroid)).collect();
+        let extent = relative.iter().map(|p| p.coords.amax()).fold(T::zero(), |a, b| a.max(b));
+        // What is left is the coordinates' own quantization: a face of four or more vertices
+        // rounded to `T` is planar only to about an ulp of the largest coordinate, so that much
+        // (a few ulps, to be safe) is allowed beside the relative tolerance.
+        let magnitude = centroid.amax() + extent;
+        let tol = T::epsilon().sqrt() * T::lit(8.0) * extent + T::epsilon() * T::lit(4.0) * magnitude;
         let soa = Soa::new(&vertices);
+        let relative_soa = Soa::new(&relative);
         let mut out_faces = Vec::with_capacity(faces.len());
         let mut indices = Vec::new();
         // Directed edges both ways, sorted into compressed rows below (one allocation).
@@ -99,30 +111,35 @@ impl<T: Real> ConvexPolyhedron<T> {
             if face.iter().any(|&i| i >= vertices.len()) {
                 return Err(GeomError::IndexOutOfBounds);
             }
-            let fc = face.iter().fold(Vector3::zeros(), |s, &i| s + vertices[i].coords)
-                / T::lit(face.len() as f64);
+            // Relative to the centroid, as above.
+            let v = |i: usize| &relative[i].coords;
+            let fc = face.iter().fold(Vector3::zeros(), |s, &i| s + v(i)) / T::lit(face.len() as f64);
             // A triangle's normal crosses the two edges at its widest angle (a sliver with one
             // far vertex got a normal from the centroid sum that put the opposite vertex of a
             // tetrahedron 5,000 units outside: fuzz finding 29); a polygon's is Newell's sum.
             let n = if let [a, b, c] = face[..] {
-                let (e0, e1) =
-                    widest_angle_edges(&vertices[a].coords, &vertices[b].coords, &vertices[c].coords);
+                let (e0, e1) = widest_angle_edges(v(a), v(b), v(c));
                 e0.cross(&e1)
             } else {
                 let mut n = Vector3::zeros();
                 for (i, j) in loop_edges(face) {
-                    n += (vertices[i].coords - fc).cross(&(vertices[j].coords - fc));
+                    n += (v(i) - fc).cross(&(v(j) - fc));
                 }
                 n
             };
-            let mut plane =
+            let mut relative_plane =
                 Plane::from_point_normal(Point::from(fc), n).map_err(|_| GeomError::Degenerate)?;
-            if plane.signed_distance(&Point::from(centroid)) > T::zero() {
-                plane = plane.flipped();
+            // The centroid, now the origin, must be behind the face (its signed distance, the
+            // plane's offset, not positive).
+            if relative_plane.d() > T::zero() {
+                relative_plane = relative_plane.flipped();
             }
-            if max_projection(&soa, plane.normal()) + plane.d() > tol {
+            let normal = *relative_plane.normal();
+            if max_projection(&relative_soa, &normal) + relative_plane.d() > tol {
                 return Err(GeomError::NotConvex);
             }
+            // Back in place: the offset of the plane through the face's centre.
+            let plane = Plane::from_unit_normal(normal, -normal.dot(&(fc + centroid)));
             out_faces.push(Face { plane, first: indices.len() as u32, count: face.len() as u32 });
             for (i, j) in loop_edges(face) {
                 indices.push(i as u32);
@@ -433,8 +450,19 @@ const LANES: usize = 8;
 impl<T: Real> Soa<T> {
     fn new(v: &[Point<T, 3>]) -> Self {
         let padded = v.len().div_ceil(LANES) * LANES;
-        let coordinate = |k: usize| (0..padded).map(move |i| v[if i < v.len() { i } else { 0 }][k]);
-        Soa { xyz: (0..3).flat_map(coordinate).collect(), padded, count: v.len() }
+        // Plain loops into one zeroed allocation: an iterator chain choosing vertex 0 for the
+        // padding per element took 130 instructions a vertex (42k for a bunny hull's 319).
+        let mut xyz = vec![T::zero(); 3 * padded];
+        let (x, yz) = xyz.split_at_mut(padded);
+        let (y, z) = yz.split_at_mut(padded);
+        for (i, p) in v
+            .iter()
+            .chain(core::iter::repeat_n(v.first().unwrap_or(&Point::origin()), padded - v.len()))
+            .enumerate()
+        {
+            (x[i], y[i], z[i]) = (p.x, p.y, p.z);
+        }
+        Soa { xyz, padded, count: v.len() }
     }
     fn x(&self) -> &[T] {
         &self.xyz[..self.padded]
