@@ -228,16 +228,17 @@ fn farthest<const D: usize>(pts: &[V<D>], c: &V<D>) -> Option<V<D>> {
 }
 
 /// Converts an `f64` ball to `T`, padding the radius so that containment survives the
-/// conversion and the user's own check in `T`: by the centre's conversion error, by the
-/// rounding of `p - c` in `T` (a few ulps of the centre's magnitude), and by a few ulps of the
-/// radius.
+/// conversion and the user's own check in `T`: by the centre's conversion error and by a few
+/// ulps of the radius. (`p − c` rounds to within half an ulp of its own size, not of the
+/// coordinates': subtraction is correctly rounded. A pad of 4 ulps of the centre's magnitude,
+/// there until 2026-11-28, made the exact ball of a unit-sized `f32` cloud at 10⁵ 5 % too
+/// large.)
 pub(crate) fn ball_from64<T: Real, const D: usize>(b: &Ball64<D>, max_d2: f64) -> GeomResult<Ball<T, D>> {
     let center = Point::<T, D>::from(SVector::<T, D>::from_fn(|i, _| T::lit(b.center[i])));
     let shift = (to64(&center) - b.center).norm();
     let eps = T::epsilon().to_f64();
-    let magnitude = b.center.amax() * (D as f64).sqrt();
     let r = b.r2.max(max_d2).max(0.0).sqrt();
-    let r = r * (1.0 + 4.0 * eps) + shift + 4.0 * eps * magnitude + f64::MIN_POSITIVE;
+    let r = r * (1.0 + 4.0 * eps) + shift + f64::MIN_POSITIVE;
     Ball::new(center, T::lit(r))
 }
 
@@ -450,9 +451,13 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         // rounding of the squared distance.
         let c = Point::<T, D>::from(Vector::<T, D>::from_fn(|i, _| T::lit(ball.center[i])));
         // Points within δ of the sphere count as inside: δ covers the rounding of the centre to
-        // T and of |p - c|² in T. (The final radius is the largest distance seen anyway.)
+        // T (its shift) and of |p - c|² in T, a few ulps of r (subtraction is correctly rounded,
+        // so `p - c` carries no error of the coordinates' size). The final radius is the
+        // largest distance seen anyway, but a δ of 8 ulps of the coordinates, as until
+        // 2026-11-28, ended the search early far from the origin: the ball of a unit-sized
+        // `f32` cloud at 10⁵ came out 1–2 % larger than the minimal one.
         let r = ball.r2.max(0.0).sqrt();
-        let delta = 8.0 * T::epsilon().to_f64() * (ball.center.amax() * (D as f64).sqrt() + r);
+        let delta = 8.0 * T::epsilon().to_f64() * r + 2.0 * (to64(&c) - ball.center).norm();
         let threshold = T::lit((r + delta) * (r + delta));
         // Every point outside (up to a cap) becomes a candidate, so the next candidate ball is
         // usually final and one more pass only confirms it; past the cap, the farthest point
@@ -532,12 +537,12 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
             band = (0.1 * shift).min(1e-3 * ball.r2.max(0.0).sqrt());
         }
         if ball.r2 <= before * (1.0 + 1e-15) {
-            // Nothing (meaningful) outside: finish with the largest distance of this pass,
-            // measured from the T centre, plus that centre's distance from the f64 one.
-            let shift = (to64(&c) - ball.center).norm();
-            let r = (max_d2.to_f64().sqrt() * (1.0 + 8.0 * T::epsilon().to_f64()) + shift)
-                .max(ball.r2.max(0.0).sqrt());
-            return ball_from64(&Ball64 { center: ball.center, r2: r * r }, r * r);
+            // Nothing (meaningful) outside: finish around this pass's centre `c`, already in T,
+            // with the largest distance the pass measured from it, which covers every point.
+            // (Going back through the f64 centre added that centre's rounding twice more.)
+            let eps = T::epsilon().to_f64();
+            let r = max_d2.to_f64().sqrt() * (1.0 + 8.0 * eps) * (1.0 + 4.0 * eps) + f64::MIN_POSITIVE;
+            return Ball::new(c, T::lit(r));
         }
     }
     let r2 = points.iter().map(|p| (to64(p) - ball.center).norm_squared()).fold(0.0, f64::max);

@@ -313,3 +313,74 @@ fn large_clouds_are_exact() {
         assert!((f64::from(b32.radius()) - exact.radius()).abs() <= 1e-5 * exact.radius());
     }
 }
+
+/// A unit-sized `f32` cloud far from the origin gets volumes as tight as the same cloud
+/// recentred (subtracting the offset is exact in `f32` here, so the geometry is identical),
+/// and they hold every point (checked in `f64`). Until 2026-11-28 the fit padded an OBB by
+/// the rounding of absolute projections (a box at 10⁵ had 2.5 times the volume), and the
+/// exact ball's scans took points within 8 ulps of the coordinates as inside (1–2 % too large).
+/// What remains is the `f32` centre's own rounding, under 0.2 % of the radius here.
+#[test]
+fn small_clouds_far_from_the_origin_are_as_tight_as_at_the_origin() {
+    for (offset, size) in [(1e3f32, 0.01f32), (1e3, 1.0), (1e4, 1.0), (1e5, 1.0)] {
+        let shift = Point3::new(offset, -0.5 * offset, 0.25 * offset).coords;
+        for k in 0..10 {
+            let k = k as f32;
+            let q = nalgebra::UnitQuaternion::from_euler_angles(0.3 * k, 0.7 + 0.1 * k, 1.1 * k);
+            let far: Vec<Point3<f32>> = (0..300)
+                .map(|i| {
+                    let t = i as f32 * 0.618;
+                    let v =
+                        nalgebra::Vector3::new(3.0 * (t * 1.3).sin(), (t * 2.1).cos(), 0.5 * (t * 0.7).sin());
+                    Point3::from(shift) + q * v * size
+                })
+                .collect();
+            let near: Vec<Point3<f32>> = far.iter().map(|p| p - shift).collect();
+            assert!(far.iter().zip(&near).all(|(f, n)| (n + shift) == *f), "the shift is not exact");
+            let far64: Vec<Point3<f64>> = far.iter().map(|p| p.cast::<f64>()).collect();
+            let label = format!("offset {offset} size {size} rotation {k}");
+            let ball_pairs = [
+                ("minimal", minimal_ball(&far).unwrap(), minimal_ball(&near).unwrap(), 2e-3),
+                ("ritter", ritter_ball(&far).unwrap(), ritter_ball(&near).unwrap(), 2e-3),
+                (
+                    "epos26",
+                    epos_ball(&far, EposSet::Epos26).unwrap(),
+                    epos_ball(&near, EposSet::Epos26).unwrap(),
+                    2e-3,
+                ),
+            ];
+            for (name, b_far, b_near, slack) in ball_pairs {
+                let (c, r) = (b_far.center().cast::<f64>(), f64::from(b_far.radius()));
+                assert!(far64.iter().all(|p| (p - c).norm() <= r), "{label}: {name} misses a point");
+                let (r_far, r_near) = (b_far.radius(), b_near.radius());
+                assert!(
+                    r_far <= r_near * (1.0 + slack),
+                    "{label}: {name} radius {r_far} against {r_near} near the origin"
+                );
+            }
+            let volume =
+                |o: &cd_geom::Obb<f32, 3>| o.half_extents().iter().map(|&h| f64::from(h)).product::<f64>();
+            let obb_pairs = [
+                ("pca", obb_pca(&far).unwrap(), obb_pca(&near).unwrap()),
+                ("pca-hull", obb_pca_hull(&far).unwrap(), obb_pca_hull(&near).unwrap()),
+                ("dito14", obb_dito14(&far).unwrap(), obb_dito14(&near).unwrap()),
+            ];
+            for (name, o_far, o_near) in obb_pairs {
+                let wide = o_far.widened();
+                let outside = far64
+                    .iter()
+                    .map(|p| {
+                        let l = wide.to_local(p);
+                        (0..3).map(|a| l[a].abs() - wide.half_extents()[a]).fold(f64::MIN, f64::max)
+                    })
+                    .fold(f64::MIN, f64::max);
+                assert!(outside <= 0.0, "{label}: {name} misses a point by {outside}");
+                let (v_far, v_near) = (volume(&o_far), volume(&o_near));
+                assert!(
+                    v_far <= v_near * 1.03,
+                    "{label}: {name} volume {v_far} against {v_near} near the origin"
+                );
+            }
+        }
+    }
+}
