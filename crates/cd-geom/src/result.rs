@@ -138,6 +138,13 @@ impl<T: Real, const D: usize> Contact<T, D> {
         self.distance <= T::zero()
     }
 
+    /// The same contact with both witness points moved by `offset` (a contact computed
+    /// relative to a point, put back in place).
+    #[inline]
+    pub fn translated(&self, offset: &Vector<T, D>) -> Self {
+        Self { point_a: self.point_a + offset, point_b: self.point_b + offset, ..*self }
+    }
+
     /// The same contact seen from B: the witness points swapped and the normal negated.
     #[inline]
     pub fn flipped(&self) -> Self {

@@ -77,6 +77,50 @@ pub fn box_box_contact<T: Real>(
     prediction: T,
     cache: &mut SatCache,
 ) -> Option<Contact<T, 3>> {
+    // Far from the origin (beyond the boxes' own reach of it), worked out with A's centre at
+    // the origin: the boxes' vertices, support points and closest points are then as small as
+    // the boxes, and so are their rounding and the certificates' slack. In world coordinates
+    // the slack grew with the coordinates (64 ulps of 10⁵ in `f32` is 1.5), and unit boxes
+    // 1.16 apart there were reported 1.51 apart, converged. Within their reach, moving them
+    // would gain at most a factor of two. (A difference beyond the coordinate range stays in
+    // place.)
+    let reach = a.half_extents().amax() + b.half_extents().amax() + (b.center() - a.center()).amax();
+    if a.center().coords.amax() > reach {
+        let origin = a.center().coords;
+        if let (Ok(a_here), Ok(b_here)) =
+            (a.with_center(Point::origin()), b.with_center(Point::from(b.center() - origin)))
+        {
+            return box_box_contact_moved(&a_here, &b_here, &origin, prediction, cache);
+        }
+    }
+    box_box_contact_here(a, b, prediction, cache)
+}
+
+/// [`box_box_contact`] of boxes moved by `-origin` (A's centre now at the origin), put back.
+/// Out of line: the common call, near the origin, does not pay for the moved copies.
+#[cold]
+#[inline(never)]
+fn box_box_contact_moved<T: Real>(
+    a: &Obb<T, 3>,
+    b: &Obb<T, 3>,
+    origin: &Vector<T, 3>,
+    prediction: T,
+    cache: &mut SatCache,
+) -> Option<Contact<T, 3>> {
+    box_box_contact_here(a, b, prediction, cache).map(|c| c.translated(origin))
+}
+
+/// [`box_box_contact`] in the boxes' own coordinates. One copy of it, called from both paths:
+/// inlined into each, its SAT and clipping were left out of line and every box/box query paid
+/// 5 % more instructions; as it is, the far-from-the-origin check and the call cost about 75
+/// per query (2.8 % of a penetrating contact, 3.6 % of a separated distance).
+#[inline(never)]
+fn box_box_contact_here<T: Real>(
+    a: &Obb<T, 3>,
+    b: &Obb<T, 3>,
+    prediction: T,
+    cache: &mut SatCache,
+) -> Option<Contact<T, 3>> {
     let limit = prediction.max(T::zero());
     let sat = obb_obb_sat(a, b, limit, cache);
     if sat.separation > limit {

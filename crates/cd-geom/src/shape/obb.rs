@@ -66,6 +66,13 @@ impl<T: Real, const D: usize> Obb<T, D> {
             wide(&self.half_extents),
         )
     }
+    /// The same box moved to `center` (axes and extents kept). Error: bad coordinates. Queries
+    /// far from the origin use it to work relative to one shape (`center − other.center()`),
+    /// where differences are exact and tolerances scale with the shapes, not the coordinates.
+    pub fn with_center(&self, center: Point<T, D>) -> GeomResult<Self> {
+        validate::point(&center)?;
+        Ok(Obb { center, ..*self })
+    }
     /// An OBB from already-validated parts (crate-internal; never fails).
     #[inline(always)]
     pub(crate) fn new_unchecked(center: Point<T, D>, axes: Matrix<T, D>, half_extents: Vector<T, D>) -> Self {
