@@ -300,6 +300,28 @@ where
     A: SupportMap<T, 3> + ?Sized,
     B: SupportMap<T, 3> + ?Sized,
 {
+    // Relative to A's start: the rounding noise, and with it the contact tolerance, scale
+    // with the coordinates the motion reaches. In world coordinates at 10⁵ (`f32`) the
+    // tolerance was 0.19, and unit boxes were declared in contact 0.37 before they touched.
+    let origin = a.motion.start().translation.vector;
+    let a = &MovingShape { motion: a.motion.moved_back(&origin), ..*a };
+    let b = &MovingShape { motion: b.motion.moved_back(&origin), ..*b };
+    advance_here(a, b, max_time, config, &mut next).map(|toi| toi.shifted(origin))
+}
+
+/// [`advance`] where the shapes are.
+fn advance_here<A, B, T>(
+    a: &MovingShape<'_, A, T>,
+    b: &MovingShape<'_, B, T>,
+    max_time: T,
+    config: &CastConfig<T>,
+    next: &mut impl FnMut(&Pair<'_, '_, A, B, T>, &Closest<T>, T, T) -> Option<T>,
+) -> Option<Toi<T, 3>>
+where
+    T: Real,
+    A: SupportMap<T, 3> + ?Sized,
+    B: SupportMap<T, 3> + ?Sized,
+{
     let mut pair = Pair::new(a, b, config, max_time);
     let mut t = T::zero();
     for _ in 0..config.max_iterations {

@@ -193,6 +193,14 @@ impl<T: Real> RigidMotion<T> {
         Self::new(start, Point3::origin(), velocity, Vector3::zeros())
     }
 
+    /// The same motion with the start moved by `-by` (the velocities unchanged): the
+    /// advancement works relative to A's start, where rounding scales with the shapes.
+    pub(crate) fn moved_back(&self, by: &Vector3<T>) -> Self {
+        let mut start = self.start;
+        start.translation.vector -= by;
+        Self { start, ..*self }
+    }
+
     /// The pose at time 0.
     pub fn start(&self) -> &Isometry3<T> {
         &self.start

@@ -86,6 +86,39 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    // Far from the origin (beyond the shapes' reach of it over the step), cast with A's
+    // interior point moved to the origin: the simplex's points, and the moves of A's by r·Δλ,
+    // then round at the shapes' size. In world coordinates they rounded at the coordinates'
+    // (10⁻³ at 10⁴ in `f32`), the simplex drifted off the obstacle, and unit boxes meeting
+    // head-on were reported never to touch: 14 of 200 such casts at 10⁴, 17 at 10⁵.
+    let origin = a.interior_point().coords;
+    let reach = a.outer_radius()
+        + b.outer_radius()
+        + (b.interior_point() - a.interior_point()).amax()
+        + motion.relative_velocity().amax() * motion.max_time();
+    if origin.amax() > reach {
+        // Both moved by −origin (an identity rotation: only this rare path pays for it).
+        let back = Isometry::from_parts((-origin).into(), nalgebra::Rotation::<T, D>::identity());
+        let (a_here, b_here) = (Transformed::new(a, back), Transformed::new(b, back));
+        return cast(&a_here, radius_a, &b_here, radius_b, motion, config).map(|toi| toi.shifted(origin));
+    }
+    cast(a, radius_a, b, radius_b, motion, config)
+}
+
+/// [`shape_cast`] where the shapes are.
+fn cast<T, const D: usize, A, B>(
+    a: &A,
+    radius_a: T,
+    b: &B,
+    radius_b: T,
+    motion: &LinearMotion<T, D>,
+    config: &CastConfig<T>,
+) -> Option<Toi<T, D>>
+where
+    T: Real,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
     let r = motion.relative_velocity();
     let radius = clean_radius(radius_a) + clean_radius(radius_b);
     let max_t = motion.max_time();
@@ -319,7 +352,8 @@ where
         ),
     );
     let local = motion.relative_in(&rotation_a);
-    let toi = shape_cast(a, radius_a, &b_in_a, radius_b, &local, config)?;
+    // Already relative: A's local frame is where A is (no far-from-the-origin check).
+    let toi = cast(a, radius_a, &b_in_a, radius_b, &local, config)?;
     // B moved by its own velocity meanwhile (the cast held it still).
     let to_world = |p: &Point3<T>| rotation_a * p + pose_a.translation.vector + motion.offset_b(toi.time);
     Some(Toi {
