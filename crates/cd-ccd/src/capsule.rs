@@ -18,6 +18,7 @@ use cd_geom::{
 };
 
 use crate::motion::LinearMotion;
+use crate::relative;
 use crate::sphere::{moved, rounded_segment_against_plane};
 use crate::swept_sphere::{boundary_slack, cylinder_side_entry, magnitude_of, start_touch_slack, Face};
 use crate::toi::{unit_or_zero, Earliest, PlaneArrival, Toi, ToiStatus};
@@ -80,6 +81,16 @@ pub fn capsule_triangle<T: Real>(
     tri: &Triangle<T, 3>,
     motion: &LinearMotion<T, 3>,
 ) -> Option<Toi<T, 3>> {
+    // Far from the origin, relative to the capsule's first end ([`crate::relative`]).
+    let near = [tri.a(), tri.b(), tri.c(), capsule.b()];
+    if let Some(origin) = relative::far_origin(capsule.a(), near, capsule.radius(), motion) {
+        let (a, b) = (relative::moved(capsule.a(), &origin), relative::moved(capsule.b(), &origin));
+        if let (Ok(here), Some(tri_here)) =
+            (Capsule::new(a, b, capsule.radius()), relative::moved_triangle(tri, &origin))
+        {
+            return relative::moved_back(origin, capsule_triangle(&here, &tri_here, motion));
+        }
+    }
     let r = capsule.radius();
     let v = motion.relative_velocity();
     let start = closest_points_segment_triangle(&capsule.segment(), tri);

@@ -25,6 +25,7 @@ use cd_narrow::{
 };
 
 use crate::motion::LinearMotion;
+use crate::relative;
 use crate::toi::{Toi, ToiStatus};
 
 /// The running state of a dynamic SAT sweep over candidate axes.
@@ -333,6 +334,18 @@ pub fn triangle_obb<T: Real>(
     b: &Obb<T, 3>,
     motion: &LinearMotion<T, 3>,
 ) -> Option<Toi<T, 3>> {
+    // Far from the origin, relative to the box's centre ([`crate::relative`]): the
+    // projections on each axis then round at the shapes' size (at 10⁵ in `f32` the time was
+    // 0.13 units off).
+    let corner_reach = b.half_extents().norm();
+    if let Some(origin) = relative::far_origin(b.center(), [tri.a(), tri.b(), tri.c()], corner_reach, motion)
+    {
+        if let (Some(tri_here), Ok(here)) =
+            (relative::moved_triangle(tri, &origin), b.with_center(Point3::origin()))
+        {
+            return relative::moved_back(origin, triangle_obb(&tri_here, &here, motion));
+        }
+    }
     let v = motion.relative_velocity();
     let vertices = tri.vertices();
     let mut sweep = AxisSweep::new(v, motion.max_time());
@@ -446,6 +459,15 @@ pub fn triangle_triangle<T: Real>(
     b: &Triangle<T, 3>,
     motion: &LinearMotion<T, 3>,
 ) -> Option<Toi<T, 3>> {
+    // Far from the origin, relative to A's first vertex ([`crate::relative`]).
+    let others = [a.b(), a.c(), b.a(), b.b(), b.c()];
+    if let Some(origin) = relative::far_origin(a.a(), others, T::zero(), motion) {
+        if let (Some(a_here), Some(b_here)) =
+            (relative::moved_triangle(a, &origin), relative::moved_triangle(b, &origin))
+        {
+            return relative::moved_back(origin, triangle_triangle(&a_here, &b_here, motion));
+        }
+    }
     let v = motion.relative_velocity();
     let (va, vb) = (a.vertices(), b.vertices());
     let ea = [va[1] - va[0], va[2] - va[1], va[0] - va[2]];

@@ -51,6 +51,7 @@ pub mod advancement;
 pub mod capsule;
 pub mod dynamic_sat;
 pub mod motion;
+mod relative;
 pub mod shape_cast;
 pub mod sphere;
 pub mod swept;

@@ -18,6 +18,7 @@ use cd_geom::{
 };
 
 use crate::motion::LinearMotion;
+use crate::relative;
 use crate::sphere::{moved, sphere_entry, Entry};
 use crate::toi::{unit_or_zero, Earliest, PlaneArrival, Toi, ToiStatus};
 
@@ -362,6 +363,17 @@ pub fn sphere_triangle<T: Real>(
     tri: &Triangle<T, 3>,
     motion: &LinearMotion<T, 3>,
 ) -> Option<Toi<T, 3>> {
+    // Far from the origin, relative to the ball's centre ([`crate::relative`]).
+    if let Some(origin) =
+        relative::far_origin(ball.center(), [tri.a(), tri.b(), tri.c()], ball.radius(), motion)
+    {
+        if let (Ok(here), Some(tri_here)) = (
+            Ball::new(relative::moved(ball.center(), &origin), ball.radius()),
+            relative::moved_triangle(tri, &origin),
+        ) {
+            return relative::moved_back(origin, sphere_triangle(&here, &tri_here, motion));
+        }
+    }
     let vertices = tri.vertices();
     sphere_face(ball, &Face::triangle(tri, &vertices), motion)
 }
@@ -373,6 +385,15 @@ pub fn sphere_polygon<T: Real>(
     polygon: &Polygon<T, 3>,
     motion: &LinearMotion<T, 3>,
 ) -> Option<Toi<T, 3>> {
+    // Far from the origin, relative to the ball's centre ([`crate::relative`]).
+    if let Some(origin) = relative::far_origin(ball.center(), polygon.vertices(), ball.radius(), motion) {
+        let vertices = polygon.vertices().iter().map(|p| relative::moved(p, &origin)).collect();
+        if let (Ok(here), Ok(polygon_here)) =
+            (Ball::new(relative::moved(ball.center(), &origin), ball.radius()), Polygon::new(vertices))
+        {
+            return relative::moved_back(origin, sphere_polygon(&here, &polygon_here, motion));
+        }
+    }
     sphere_face(ball, &Face::polygon(polygon), motion)
 }
 
