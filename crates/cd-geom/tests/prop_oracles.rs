@@ -589,3 +589,69 @@ proptest! {
         prop_assert!(normal.dot(&(got - a)).abs() <= tol);
     }
 }
+
+/// Triangle pairs far from the origin in `f32` (one crossing the other's plane, or kept 0.06
+/// to one side, 8 ulps at 10⁵) are decided as the same triangles are in `f64`, and a crossing
+/// pair's segment lies on both. Until 2026-11-28 the plane distances were snapped to zero within
+/// a tolerance of the coordinates' magnitude, and at 10⁵ the answer was wrong for 1,790 of these
+/// 2,000 pairs (24 at 10³); the pair now runs with the first triangle's vertex at the origin.
+#[test]
+fn f32_triangle_pairs_far_from_the_origin_match_f64() {
+    let turn = |k: f64| nalgebra::UnitQuaternion::from_euler_angles(0.3 * k, 0.7 + 0.1 * k, 1.1 * k);
+    let wide = |t: &Triangle<f32, 3>| {
+        Triangle::new(t.a().cast::<f64>(), t.b().cast::<f64>(), t.c().cast::<f64>()).unwrap()
+    };
+    for offset in [1e3, 1e4, 1e5] {
+        let base = Vector3::new(offset, -0.5 * offset, 0.25 * offset);
+        let mut crossing = 0;
+        for k in 0..2000 {
+            let k = f64::from(k);
+            let (q1, q2) = (turn(k), turn(1.3 * k + 0.2));
+            let side = if k % 2.0 == 0.0 { 0.06 } else { -0.06 };
+            let lift = q1 * Vector3::new(0.0, 0.0, side + if k % 4.0 < 2.0 { 0.5 } else { -0.5 });
+            let make = |q: &nalgebra::UnitQuaternion<f64>, at: Vector3<f64>, s: f64| {
+                let p = |v: Vector3<f64>| -> Point3<f32> { Point3::from(base + at + q * v * s).cast() };
+                Triangle::new(
+                    p(Vector3::new(1.6, 0.0, 0.0)),
+                    p(Vector3::new(-0.8, 1.4, 0.0)),
+                    p(Vector3::new(-0.8, -1.4, 0.0)),
+                )
+                .unwrap()
+            };
+            let (t1, t2) = (make(&q1, Vector3::zeros(), 1.0), make(&q2, lift, 0.6));
+            let (narrow, exact) = (triangle_triangle(&t1, &t2), triangle_triangle(&wide(&t1), &wide(&t2)));
+            // Pairs whose answer changes when B moves by 4 ulps of the coordinates are touching
+            // at that precision: either answer is right for them.
+            let ulps = 4.0 * f64::from(f32::EPSILON) * offset;
+            let shifted = |d: Vector3<f64>| {
+                let b = wide(&t2);
+                let m = |p: &Point3<f64>| p + d * ulps;
+                triangle_triangle(&wide(&t1), &Triangle::new(m(b.a()), m(b.b()), m(b.c())).unwrap())
+                    .intersects()
+            };
+            let settled =
+                [Vector3::x(), Vector3::y(), Vector3::z(), -Vector3::x(), -Vector3::y(), -Vector3::z()]
+                    .into_iter()
+                    .all(|d| shifted(d) == exact.intersects());
+            if !settled {
+                continue;
+            }
+            assert_eq!(narrow.intersects(), exact.intersects(), "offset {offset} pair {k}");
+            if let TriTriIntersection::Segment(p, q) = narrow {
+                crossing += 1;
+                // The segment's ends lie on both triangles, to a few ulps of the coordinates.
+                let slack = 16.0 * f64::from(f32::EPSILON) * offset;
+                for end in [p, q] {
+                    for t in [&t1, &t2] {
+                        let (on, _, _) = closest_point_on_triangle(&end.cast::<f64>(), &wide(t));
+                        assert!(
+                            (on - end.cast::<f64>()).norm() <= slack,
+                            "offset {offset} pair {k}: an end off a triangle"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(crossing > 500, "offset {offset}: only {crossing} crossing pairs");
+    }
+}
