@@ -655,3 +655,37 @@ fn f32_triangle_pairs_far_from_the_origin_match_f64() {
         assert!(crossing > 500, "offset {offset}: only {crossing} crossing pairs");
     }
 }
+
+/// Segments against triangles far from the origin in `f32`: the distance is the one the same
+/// shapes have in `f64`, to two ulps of the coordinates. Until 2026-11-28 the crossing test's
+/// slack was in ulps of the coordinates, and at 10⁵ segments 0.1 from a triangle were reported
+/// touching it; the pair now runs with the triangle's first vertex at the origin.
+#[test]
+fn f32_segment_triangle_far_from_the_origin_matches_f64() {
+    let turn = |k: f64| nalgebra::UnitQuaternion::from_euler_angles(0.3 * k, 0.7 + 0.1 * k, 1.1 * k);
+    for offset in [1e3, 1e4, 1e5] {
+        let base = Vector3::new(offset, -0.5 * offset, 0.25 * offset);
+        let ulp = f64::from(f32::EPSILON) * offset;
+        for k in 0..500 {
+            let k = f64::from(k);
+            let q = turn(k);
+            let p = |v: Vector3<f64>| -> Point3<f32> { Point3::from(base + q * v).cast() };
+            let tri = Triangle::new(
+                p(Vector3::new(1.6, 0.0, 0.0)),
+                p(Vector3::new(-0.8, 1.4, 0.0)),
+                p(Vector3::new(-0.8, -1.4, 0.0)),
+            )
+            .unwrap();
+            let start: Point3<f32> = Point3::from(base + turn(0.37 * k) * Vector3::new(4.0, 0.0, 0.0)).cast();
+            let end: Point3<f32> =
+                Point3::from(base + turn(1.9 * k) * Vector3::new(0.3 * (0.1 * k).sin(), 0.0, 0.0)).cast();
+            let narrow = closest_points_segment_triangle(&Segment::new(start, end).unwrap(), &tri);
+            let wide_tri =
+                Triangle::new(tri.a().cast::<f64>(), tri.b().cast::<f64>(), tri.c().cast::<f64>()).unwrap();
+            let wide =
+                closest_points_segment_triangle(&Segment::new(start.cast(), end.cast()).unwrap(), &wide_tri);
+            let (d32, d64) = (f64::from(narrow.distance_squared.sqrt()), wide.distance_squared.sqrt());
+            assert!((d32 - d64).abs() <= 2.0 * ulp, "offset {offset} pair {k}: distance {d32} against {d64}");
+        }
+    }
+}
