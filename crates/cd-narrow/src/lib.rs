@@ -63,6 +63,7 @@ mod features;
 pub mod gjk;
 pub mod internal_edges;
 pub mod manifold;
+mod moved;
 pub mod mpr;
 pub mod pairs;
 pub mod sat_obb;
