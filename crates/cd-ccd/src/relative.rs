@@ -37,7 +37,7 @@ pub(crate) fn moved_triangle<T: Real>(tri: &Triangle<T, 3>, by: &Vector<T, 3>) -
     Triangle::new(moved(tri.a(), by), moved(tri.b(), by), moved(tri.c(), by)).ok()
 }
 
-/// Runs `here` on shapes moved by `-origin` and moves its answer back.
+/// An answer found on shapes moved by `-origin`, moved back in place.
 #[inline]
 pub(crate) fn moved_back<T: Real>(origin: Vector<T, 3>, toi: Option<Toi<T, 3>>) -> Option<Toi<T, 3>> {
     toi.map(|t| t.shifted(origin))
