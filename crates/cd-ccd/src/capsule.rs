@@ -85,9 +85,7 @@ pub fn capsule_triangle<T: Real>(
     let near = [tri.a(), tri.b(), tri.c(), capsule.b()];
     if let Some(origin) = relative::far_origin(capsule.a(), near, capsule.radius(), motion) {
         let (a, b) = (relative::moved(capsule.a(), &origin), relative::moved(capsule.b(), &origin));
-        if let (Ok(here), Some(tri_here)) =
-            (Capsule::new(a, b, capsule.radius()), relative::moved_triangle(tri, &origin))
-        {
+        if let (Ok(here), Ok(tri_here)) = (Capsule::new(a, b, capsule.radius()), tri.translated(&-origin)) {
             return relative::moved_back(origin, capsule_triangle(&here, &tri_here, motion));
         }
     }

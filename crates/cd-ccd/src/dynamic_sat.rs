@@ -340,9 +340,7 @@ pub fn triangle_obb<T: Real>(
     let corner_reach = b.half_extents().norm();
     if let Some(origin) = relative::far_origin(b.center(), [tri.a(), tri.b(), tri.c()], corner_reach, motion)
     {
-        if let (Some(tri_here), Ok(here)) =
-            (relative::moved_triangle(tri, &origin), b.with_center(Point3::origin()))
-        {
+        if let (Ok(tri_here), Ok(here)) = (tri.translated(&-origin), b.with_center(Point3::origin())) {
             return relative::moved_back(origin, triangle_obb(&tri_here, &here, motion));
         }
     }
@@ -462,9 +460,7 @@ pub fn triangle_triangle<T: Real>(
     // Far from the origin, relative to A's first vertex ([`crate::relative`]).
     let others = [a.b(), a.c(), b.a(), b.b(), b.c()];
     if let Some(origin) = relative::far_origin(a.a(), others, T::zero(), motion) {
-        if let (Some(a_here), Some(b_here)) =
-            (relative::moved_triangle(a, &origin), relative::moved_triangle(b, &origin))
-        {
+        if let (Ok(a_here), Ok(b_here)) = (a.translated(&-origin), b.translated(&-origin)) {
             return relative::moved_back(origin, triangle_triangle(&a_here, &b_here, motion));
         }
     }

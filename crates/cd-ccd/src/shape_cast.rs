@@ -22,7 +22,7 @@
 
 use nalgebra::{Isometry, Isometry3, Point3};
 
-use cd_geom::{MinkowskiSum, Real, SupportMap, Transformed, Vector};
+use cd_geom::{far_offset, MinkowskiSum, Real, SupportMap, Transformed, Vector};
 use cd_narrow::{
     convex_contact, gjk_distance, ConvexConfig, GjkCache, GjkConfig, GjkStatus, Simplex, SimplexVertex,
 };
@@ -91,12 +91,8 @@ where
     // then round at the shapes' size. In world coordinates they rounded at the coordinates'
     // (10⁻³ at 10⁴ in `f32`), the simplex drifted off the obstacle, and unit boxes meeting
     // head-on were reported never to touch: 14 of 200 such casts at 10⁴, 17 at 10⁵.
-    let origin = a.interior_point().coords;
-    let reach = a.outer_radius()
-        + b.outer_radius()
-        + (b.interior_point() - a.interior_point()).amax()
-        + motion.relative_velocity().amax() * motion.max_time();
-    if origin.amax() > reach {
+    let reach = a.outer_radius() + b.outer_radius() + motion.relative_velocity().amax() * motion.max_time();
+    if let Some(origin) = far_offset(&a.interior_point(), [&b.interior_point()], reach) {
         // Both moved by −origin (an identity rotation: only this rare path pays for it).
         let back = Isometry::from_parts((-origin).into(), nalgebra::Rotation::<T, D>::identity());
         let (a_here, b_here) = (Transformed::new(a, back), Transformed::new(b, back));

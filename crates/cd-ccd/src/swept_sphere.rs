@@ -367,10 +367,9 @@ pub fn sphere_triangle<T: Real>(
     if let Some(origin) =
         relative::far_origin(ball.center(), [tri.a(), tri.b(), tri.c()], ball.radius(), motion)
     {
-        if let (Ok(here), Some(tri_here)) = (
-            Ball::new(relative::moved(ball.center(), &origin), ball.radius()),
-            relative::moved_triangle(tri, &origin),
-        ) {
+        if let (Ok(here), Ok(tri_here)) =
+            (Ball::new(relative::moved(ball.center(), &origin), ball.radius()), tri.translated(&-origin))
+        {
             return relative::moved_back(origin, sphere_triangle(&here, &tri_here, motion));
         }
     }

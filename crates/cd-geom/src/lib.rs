@@ -25,6 +25,7 @@ mod bounding_volume;
 mod directions;
 mod error;
 pub mod exact;
+mod far;
 mod real;
 mod result;
 #[cfg(test)]
@@ -38,6 +39,7 @@ pub mod support;
 pub use bounding_volume::BoundingVolume;
 pub use directions::{edge_normal, triangle_normal, unit_perpendicular, widest_angle_edges};
 pub use error::{GeomError, GeomResult};
+pub use far::far_offset;
 pub use real::{gt_mask, Matrix, Point, Real, Vector};
 pub use result::{ClosestPoints, Contact, ContactStatus, Containment, PlaneSide, RayHit, TriangleHit};
 pub use shape::*;

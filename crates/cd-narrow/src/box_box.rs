@@ -20,8 +20,8 @@
 //! slide.
 
 use cd_geom::{
-    closest_point_on_obb, closest_points_between_segments, Contact, ContactStatus, Obb, Point, Real,
-    SupportMap, Vector,
+    closest_point_on_obb, closest_points_between_segments, far_offset, Contact, ContactStatus, Obb, Point,
+    Real, SupportMap, Vector,
 };
 
 use crate::convex::clipped_or_gjk_epa;
@@ -84,9 +84,8 @@ pub fn box_box_contact<T: Real>(
     // 1.16 apart there were reported 1.51 apart, converged. Within their reach, moving them
     // would gain at most a factor of two. (A difference beyond the coordinate range stays in
     // place.)
-    let reach = a.half_extents().amax() + b.half_extents().amax() + (b.center() - a.center()).amax();
-    if a.center().coords.amax() > reach {
-        let origin = a.center().coords;
+    let reach = a.half_extents().amax() + b.half_extents().amax();
+    if let Some(origin) = far_offset(a.center(), [b.center()], reach) {
         if let (Ok(a_here), Ok(b_here)) =
             (a.with_center(Point::origin()), b.with_center(Point::from(b.center() - origin)))
         {

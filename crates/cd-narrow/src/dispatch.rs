@@ -26,7 +26,6 @@ use crate::box_triangle::{box_triangle_contact, box_triangle_manifold};
 use crate::convex::{convex_contact, convex_contact_up_to, convex_intersects, ConvexConfig};
 use crate::gjk::{gjk_distance_within, GjkCache, Intersection};
 use crate::manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
-use crate::moved::MovedShape;
 use crate::pairs::*;
 use crate::sat_obb::SatCache;
 use crate::sat_polyhedron::{hull_hull_manifold, hull_hull_manifold_along, HullSatCache, PlacedHull};
@@ -568,7 +567,7 @@ pub fn manifold<T: Real>(
         }
         _ => {
             if let Some(c) = contact(a, b, prediction, cache)? {
-                if !clip_features(&a, &b, &c, prediction, out) {
+                if !crate::features::feature_manifold(&a, &b, &c, prediction, out) {
                     out.clear();
                     push_contact(&c, out);
                 }
@@ -595,33 +594,6 @@ pub fn manifold<T: Real>(
         }
     }
     Ok(())
-}
-
-/// The feature-clipping manifold of `a` and `b` around their exact contact `c`, worked out
-/// with the pair moved so that `c`'s point on A is at the origin ([`crate::moved`]) and its
-/// points moved back; in place for the kinds that cannot move. False when no feature pair
-/// applies (as `feature_manifold`).
-fn clip_features<T: Real>(
-    a: &Shape<'_, T>,
-    b: &Shape<'_, T>,
-    c: &Contact<T, 3>,
-    prediction: T,
-    out: &mut Manifold<T, 3>,
-) -> bool {
-    let by = c.point_a.coords;
-    let (Some(moved_a), Some(moved_b)) = (MovedShape::of(a, &by), MovedShape::of(b, &by)) else {
-        return crate::features::feature_manifold(a, b, c, prediction, out);
-    };
-    let c_here = c.translated(&-by);
-    if !crate::features::feature_manifold(&moved_a.shape(), &moved_b.shape(), &c_here, prediction, out) {
-        return false;
-    }
-    let mut back = Manifold::new(out.normal);
-    for p in out.points() {
-        back.push(ManifoldPoint { point_a: p.point_a + by, point_b: p.point_b + by, ..*p });
-    }
-    *out = back;
-    true
 }
 
 /// Joins the exact contact `c` to a clipped manifold: alone when the manifold is empty or its

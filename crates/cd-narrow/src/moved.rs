@@ -38,7 +38,7 @@ impl<'a, T: Real> MovedShape<'a, T> {
             Shape::Ball(b) => MovedShape::Ball(Ball::new(m(b.center()), b.radius()).ok()?),
             Shape::Capsule(c) => MovedShape::Capsule(Capsule::new(m(c.a()), m(c.b()), c.radius()).ok()?),
             Shape::Box(o) => MovedShape::Box(o.with_center(m(o.center())).ok()?),
-            Shape::Triangle(t) => MovedShape::Triangle(Triangle::new(m(t.a()), m(t.b()), m(t.c())).ok()?),
+            Shape::Triangle(t) => MovedShape::Triangle(t.translated(&-by).ok()?),
             Shape::Segment(s) => MovedShape::Segment(Segment::new(m(s.a()), m(s.b())).ok()?),
             Shape::Cylinder(c) => MovedShape::Cylinder(Cylinder::new(m(c.a()), m(c.b()), c.radius()).ok()?),
             Shape::Cone(c) => MovedShape::Cone(Cone::new(m(c.apex()), m(c.base()), c.radius()).ok()?),

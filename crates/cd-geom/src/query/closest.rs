@@ -365,12 +365,9 @@ pub fn closest_points_segment_triangle<T: Real>(
     // coordinates: at 10⁴ in `f32` a segment 0.0099 from a triangle was reported touching it
     // (distances up to 0.11 off at 10⁵).
     // Copies rather than a second call of the body, so the common case keeps it inlined.
-    let origin = tri.a().coords;
-    let spread =
-        [tri.b(), tri.c(), s.a(), s.b()].iter().fold(T::zero(), |m, p| m.max((p.coords - origin).amax()));
-    let far = origin.amax() > spread;
-    let by = if far { origin } else { Vector::zeros() };
-    let (s, tri) = if far {
+    let far = crate::far_offset(tri.a(), [tri.b(), tri.c(), s.a(), s.b()], T::zero());
+    let by = far.unwrap_or_else(Vector::zeros);
+    let (s, tri) = if far.is_some() {
         (
             Segment::new_unchecked(s.a() - by, s.b() - by),
             Triangle::new_unchecked(tri.a() - by, tri.b() - by, tri.c() - by),
@@ -379,7 +376,7 @@ pub fn closest_points_segment_triangle<T: Real>(
         (*s, *tri)
     };
     let c = closest_points_segment_triangle_here(&s, &tri);
-    if far {
+    if far.is_some() {
         ClosestPoints { a: c.a + by, b: c.b + by, ..c }
     } else {
         c

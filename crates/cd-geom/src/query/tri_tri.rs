@@ -108,18 +108,12 @@ pub fn triangle_triangle<T: Real>(t1: &Triangle<T, 3>, t2: &Triangle<T, 3>) -> T
     // the plane distances of triangles 0.06 apart (8 ulps) to zero, wrong for 1,790 of 2,000
     // crossing pairs (24 at 10³). One call of the body either way (copies, not a second call
     // site), so the common case keeps it inlined.
-    let origin = t1.a().coords;
-    let spread = t1
-        .vertices()
-        .iter()
-        .chain(t2.vertices().iter())
-        .fold(T::zero(), |m, p| m.max((p.coords - origin).amax()));
-    let far = origin.amax() > spread;
-    let by = if far { origin } else { Vector::zeros() };
+    let far = crate::far_offset(t1.a(), [t1.b(), t1.c(), t2.a(), t2.b(), t2.c()], T::zero());
+    let by = far.unwrap_or_else(Vector::zeros);
     let moved = |t: &Triangle<T, 3>| Triangle::new_unchecked(t.a() - by, t.b() - by, t.c() - by);
-    let (t1, t2) = if far { (moved(t1), moved(t2)) } else { (*t1, *t2) };
+    let (t1, t2) = if far.is_some() { (moved(t1), moved(t2)) } else { (*t1, *t2) };
     let result = triangle_triangle_here(&t1, &t2);
-    if !far {
+    if far.is_none() {
         return result;
     }
     match result {

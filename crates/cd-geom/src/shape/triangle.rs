@@ -27,6 +27,11 @@ impl<T: Real, const D: usize> Triangle<T, D> {
         validate::point(&c)?;
         Ok(Triangle { a, b, c })
     }
+    /// The same triangle moved by `offset` (what a query far from the origin works on:
+    /// [`far_offset`](crate::far_offset)). Error: a moved vertex out of the coordinate range.
+    pub fn translated(&self, offset: &Vector<T, D>) -> GeomResult<Self> {
+        Self::new(self.a + offset, self.b + offset, self.c + offset)
+    }
     /// A triangle from already-validated points (crate-internal; never fails).
     #[inline(always)]
     pub(crate) fn new_unchecked(a: Point<T, D>, b: Point<T, D>, c: Point<T, D>) -> Self {
