@@ -72,6 +72,7 @@ fn bench(c: &mut Criterion) {
         bench_cd(&mut g, "cd_spatial_hash", &mut scene, Box::new(SpatialHash::<f32, 3>::new()));
         bench_cd(&mut g, "cd_uniform_grid", &mut scene, Box::new(UniformGrid::<f32, 3>::new()));
         bench_cd(&mut g, "cd_coherent_grid", &mut scene, Box::new(CoherentGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_loose_octree", &mut scene, Box::new(LooseOctree::<f32, 3>::new()));
         // parry: the rapier pattern.
         bench_parry(&mut g, &mut scene);
         g.finish();
@@ -93,6 +94,7 @@ fn bench(c: &mut Criterion) {
         bench_cd(&mut g, "cd_uniform_grid", &mut scene, Box::new(UniformGrid::<f32, 3>::new()));
         bench_cd(&mut g, "cd_dynamic_tree", &mut scene, Box::new(DynamicAabbTree::<f32, 3>::new()));
         bench_cd(&mut g, "cd_coherent_grid", &mut scene, Box::new(CoherentGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_loose_octree", &mut scene, Box::new(LooseOctree::<f32, 3>::new()));
         bench_parry(&mut g, &mut scene);
         g.finish();
     }

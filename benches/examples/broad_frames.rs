@@ -18,6 +18,7 @@ fn strategies() -> Vec<(&'static str, Box<dyn BroadPhase<f32, 3>>)> {
         ("hierarchical_grid", Box::new(HierarchicalGrid::<f32, 3>::new())),
         ("dynamic_tree", Box::new(DynamicAabbTree::<f32, 3>::new())),
         ("coherent_grid", Box::new(CoherentGrid::<f32, 3>::new())),
+        ("loose_octree", Box::new(LooseOctree::<f32, 3>::new())),
     ]
 }
 

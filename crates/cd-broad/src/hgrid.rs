@@ -1,6 +1,6 @@
 //! Hierarchical grid.
 
-use crate::cells::for_each_cell;
+use crate::cells::{cell_index as cell, for_each_cell};
 use crate::id_hash::IdMap;
 use crate::proxies::{overlaps, pair, ProxyId};
 use crate::strategy::{PairFinder, Strategy};
@@ -26,12 +26,6 @@ impl<const D: usize> Default for Levels<D> {
     fn default() -> Self {
         Levels { cells: IdMap::default(), level: Vec::new() }
     }
-}
-
-/// Cell coordinate of `x` for cell size `size`.
-#[inline]
-fn cell<T: Real>(x: T, size: T) -> i64 {
-    (x / size).floor().to_f64().clamp(-9.0e18, 9.0e18) as i64
 }
 
 impl<T: Real, const D: usize> PairFinder<T, D> for Levels<D> {

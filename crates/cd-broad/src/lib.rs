@@ -15,6 +15,7 @@
 //! | [`SpatialHash`] | `spatial_hash` | unbounded worlds of similarly sized objects |
 //! | [`UniformGrid`] | `grid` | many similar-sized objects in a compact region |
 //! | [`HierarchicalGrid`] | `hgrid` | objects of very different sizes |
+//! | [`LooseOctree`] | `loose_octree` | mixed sizes with coherent motion; a box in one node |
 //! | [`CoherentGrid`] | `coherent_grid` | coherent motion of similar-sized objects, dense or not |
 //! | [`DynamicAabbTree`] | `dynamic_tree` | general scenes, mostly static objects, queries |
 //!
@@ -36,6 +37,7 @@ mod grid;
 mod hgrid;
 mod id_hash;
 mod incremental_sap;
+mod loose_octree;
 mod proxies;
 mod radix;
 mod sort_sweep;
@@ -49,6 +51,7 @@ pub use events::PairEvents;
 pub use grid::{GridCells, UniformGrid};
 pub use hgrid::{HierarchicalGrid, Levels};
 pub use incremental_sap::IncrementalSap;
+pub use loose_octree::LooseOctree;
 pub use proxies::{BroadPhaseError, ProxyId};
 pub use sort_sweep::{SortAndSweep, SweepOneAxis};
 pub use spatial_hash::{HashCells, SpatialHash};

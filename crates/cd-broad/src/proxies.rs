@@ -63,6 +63,10 @@ impl<T: Real, const D: usize> Proxies<T, D> {
         }
         Ok(())
     }
+    /// The slot holding `id`.
+    pub(crate) fn slot(&self, id: ProxyId) -> Option<u32> {
+        self.slot.get(id)
+    }
     pub(crate) fn get(&self, id: ProxyId) -> Option<Aabb<T, D>> {
         self.slot.get(id).map(|s| self.boxes[s as usize])
     }

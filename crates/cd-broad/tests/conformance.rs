@@ -17,6 +17,7 @@ fn strategies<T: Real, const D: usize>() -> Vec<(&'static str, Box<dyn BroadPhas
         ("spatial-hash", Box::new(SpatialHash::<T, D>::new())),
         ("uniform-grid", Box::new(UniformGrid::<T, D>::new())),
         ("hierarchical-grid", Box::new(HierarchicalGrid::<T, D>::new())),
+        ("loose-octree", Box::new(LooseOctree::<T, D>::new())),
         ("dynamic-tree", Box::new(DynamicAabbTree::<T, D>::new())),
         ("coherent-grid", Box::new(CoherentGrid::<T, D>::new())),
         ("coherent-grid-no-margin", Box::new(CoherentGrid::<T, D>::with_margin(T::zero()))),

@@ -31,7 +31,7 @@ enum Command {
         /// Steps of 1/60 s.
         #[arg(long, default_value_t = 300)]
         steps: usize,
-        /// Broad phase: brute, sap, sort-sweep, grid, hash, hgrid, tree or coherent-grid.
+        /// Broad phase: brute, sap, sort-sweep, grid, hash, hgrid, octree, tree or coherent-grid.
         #[arg(long, default_value = "sap", value_parser = clap::builder::PossibleValuesParser::new(strategy::NAMES))]
         broad: String,
         /// Write a ray-cast picture (PNG, 640×480) of the final state.
@@ -75,7 +75,7 @@ enum Command {
     },
     /// Feed boxes over frames to a broad phase and print each frame's pairs, added and removed.
     Pairs {
-        /// Broad phase: brute, sap, sort-sweep, grid, hash, hgrid, tree or coherent-grid.
+        /// Broad phase: brute, sap, sort-sweep, grid, hash, hgrid, octree, tree or coherent-grid.
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(strategy::NAMES))]
         broad: String,
         /// The document; `-` or nothing reads standard input.

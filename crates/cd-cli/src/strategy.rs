@@ -1,14 +1,15 @@
 //! The broad phases by the names the command line uses.
 
 use cd::broad::{
-    BroadPhase, BruteForce, CoherentGrid, DynamicAabbTree, HierarchicalGrid, IncrementalSap, SortAndSweep,
-    SpatialHash, UniformGrid,
+    BroadPhase, BruteForce, CoherentGrid, DynamicAabbTree, HierarchicalGrid, IncrementalSap, LooseOctree,
+    SortAndSweep, SpatialHash, UniformGrid,
 };
 
 /// The names `--broad` accepts, in the order `--help` lists them.
-pub const NAMES: [&str; 8] = ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "tree", "coherent-grid"];
+pub const NAMES: [&str; 9] =
+    ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "octree", "tree", "coherent-grid"];
 
-/// A broad phase the world can own: any of the eight strategies.
+/// A broad phase the world can own: any of the nine strategies.
 pub type Boxed = Box<dyn BroadPhase<f64, 3> + Send + Sync>;
 
 /// The broad phase called `name`, or an error listing the valid names.
@@ -19,6 +20,7 @@ pub type Boxed = Box<dyn BroadPhase<f64, 3> + Send + Sync>;
 /// * `grid`: a uniform grid with the cell size of the largest object;
 /// * `hash`: a spatial hash of the same cells (unbounded);
 /// * `hgrid`: a hierarchical grid of doubling cell sizes;
+/// * `octree`: a loose octree kept from step to step (a box in one node);
 /// * `tree`: a dynamic AABB tree with fattened leaves;
 /// * `coherent-grid`: a grid of fattened boxes kept from step to step.
 pub fn by_name(name: &str) -> Result<Boxed, String> {
@@ -30,6 +32,7 @@ pub fn by_name(name: &str) -> Result<Boxed, String> {
         "grid" => Box::new(UniformGrid::<f64, 3>::new()),
         "hash" => Box::new(SpatialHash::<f64, 3>::new()),
         "hgrid" => Box::new(HierarchicalGrid::<f64, 3>::new()),
+        "octree" => Box::new(LooseOctree::<f64, 3>::new()),
         "tree" => Box::new(DynamicAabbTree::<f64, 3>::new()),
         "coherent-grid" => Box::new(CoherentGrid::<f64, 3>::new()),
         other => return Err(format!("unknown broad phase {other:?}; expected one of {}", NAMES.join(", "))),
@@ -43,6 +46,6 @@ mod tests {
         for name in super::NAMES {
             assert_eq!(super::by_name(name).unwrap().len(), 0);
         }
-        assert!(super::by_name("octree").err().is_some_and(|e| e.contains("sort-sweep")));
+        assert!(super::by_name("kd-tree").err().is_some_and(|e| e.contains("sort-sweep")));
     }
 }

@@ -18,7 +18,7 @@ use cd::narrow::{distance, intersects, PairCache, Shape};
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use serde_json::{json, Value};
 
-const BROAD_PHASES: [&str; 7] = ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "tree"];
+const BROAD_PHASES: [&str; 8] = ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "octree", "tree"];
 
 fn collide(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_collide"))
@@ -113,7 +113,7 @@ fn every_subcommand_has_help_and_bad_arguments_fail_cleanly() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("pairs"));
     let out = collide(&["frobnicate"], None);
     assert_eq!(out.status.code(), Some(2));
-    let out = collide(&["demo", "--broad", "octree"], None);
+    let out = collide(&["demo", "--broad", "kd-tree"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("sort-sweep"), "the valid names are listed");
     fails_with(&collide(&["bounds", "/no/such/mesh.obj"], None), 2, "cannot read /no/such/mesh.obj");

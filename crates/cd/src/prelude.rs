@@ -5,8 +5,8 @@ pub use crate::world::{
     RayCastHit, StepBudget, StepStats, World, WorldConfig, WorldError,
 };
 pub use cd_broad::{
-    BroadPhase, BruteForce, CoherentGrid, DynamicAabbTree, HierarchicalGrid, IncrementalSap, SortAndSweep,
-    SpatialHash, UniformGrid,
+    BroadPhase, BruteForce, CoherentGrid, DynamicAabbTree, HierarchicalGrid, IncrementalSap, LooseOctree,
+    SortAndSweep, SpatialHash, UniformGrid,
 };
 pub use cd_geom::{Aabb, Ball, Capsule, ConvexPolyhedron, Obb, Plane, Ray, Real, Triangle};
 pub use cd_mid::{MeshBvh, TriMesh};

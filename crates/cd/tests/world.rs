@@ -22,6 +22,7 @@ fn strategies() -> Vec<Strategy> {
         ("grid", || Box::new(UniformGrid::<f64, 3>::new())),
         ("hash", || Box::new(SpatialHash::<f64, 3>::new())),
         ("hgrid", || Box::new(HierarchicalGrid::<f64, 3>::new())),
+        ("octree", || Box::new(LooseOctree::<f64, 3>::new())),
         ("tree", || Box::new(DynamicAabbTree::<f64, 3>::new())),
         ("coherent-grid", || Box::new(CoherentGrid::<f64, 3>::new())),
     ]

@@ -18,6 +18,7 @@ fn all_strategies() -> Vec<(&'static str, Box<dyn BroadPhase<f64, 3>>)> {
         ("spatial-hash", Box::new(SpatialHash::<f64, 3>::new())),
         ("uniform-grid", Box::new(UniformGrid::<f64, 3>::new())),
         ("hierarchical-grid", Box::new(HierarchicalGrid::<f64, 3>::new())),
+        ("loose-octree", Box::new(LooseOctree::<f64, 3>::new())),
         ("dynamic-tree", Box::new(DynamicAabbTree::<f64, 3>::new())),
         ("coherent-grid", Box::new(CoherentGrid::<f64, 3>::new())),
         ("incremental-sap", Box::new(IncrementalSap::<f64, 3>::new())),
