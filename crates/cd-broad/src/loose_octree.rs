@@ -40,10 +40,10 @@ const FIT: f64 = 1.0 + 1.0 / 1024.0;
 /// it lies inside that node's loose bounds. Coherent motion then costs almost nothing: a box
 /// changes node only when its centre crosses a cube face or its size crosses a power of two, and
 /// a move touches two member lists. Pairs: each box looks for partners at its own level and at
-/// every coarser level present, in the nodes whose loose bounds it overlaps (at most 3^D per
-/// level, usually 2^D); a pair at one level is found by the lower slot, a pair across levels by
-/// the finer box, so each once. Nodes are hashed by level and cube (unbounded world; no root to
-/// outgrow).
+/// every coarser level present, in the nodes whose loose bounds it overlaps (2^D to 3^D per
+/// level; 4^D when the pads straddle a cube face); a pair at one level is found by the lower
+/// slot, a pair across levels by the finer box, so each once. Nodes are hashed by level and
+/// cube (unbounded world; no root to outgrow).
 ///
 /// The finest edge (`base`) is set by the first frame with boxes: their smallest positive
 /// extent, or the largest over 2^40 if that is more. Boxes smaller than it later share level 0;
