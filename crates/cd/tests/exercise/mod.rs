@@ -1,7 +1,8 @@
 //! Runs a sequence of world operations decoded from arbitrary numbers (NaN, infinities and
-//! huge values included) and checks after each one that nothing panicked and that every body's
-//! state and every query answer is finite. Shared by the hostile-input property test
-//! (`tests/world_hostile.rs`) and the fuzz target `fuzz/fuzz_targets/world_ops.rs`.
+//! huge values included), on a broad phase the numbers pick, and checks after each one that
+//! nothing panicked and that every body's state and every query answer is finite. Shared by
+//! the hostile-input property test (`tests/world_hostile.rs`) and the fuzz target
+//! `fuzz/fuzz_targets/world_ops.rs`.
 
 use cd::geom::{Aabb, Ray};
 use cd::prelude::*;
@@ -62,13 +63,30 @@ fn check_world(world: &World<f64>) {
     }
 }
 
+/// Every broad phase the world can run on, by the number the exercise decodes.
+fn broad_phase(which: usize) -> cd::world::WorldBroadPhase<f64> {
+    match which {
+        0 => Box::new(IncrementalSap::<f64, 3>::new()),
+        1 => Box::new(SortAndSweep::<f64, 3>::new()),
+        2 => Box::new(UniformGrid::<f64, 3>::new()),
+        3 => Box::new(SpatialHash::<f64, 3>::new()),
+        4 => Box::new(HierarchicalGrid::<f64, 3>::new()),
+        5 => Box::new(LooseOctree::<f64, 3>::new()),
+        6 => Box::new(DynamicAabbTree::<f64, 3>::new()),
+        7 => Box::new(CoherentGrid::<f64, 3>::new()),
+        _ => Box::new(BruteForce::<f64, 3>::new()),
+    }
+}
+
 /// Decodes and runs operations until the numbers run out (at most 64).
 pub fn run(values: &[f64]) {
     let mut n = Numbers { values, at: 0 };
-    // The first number is the contact reuse margin (any value: bad ones are refused).
+    // The first number is the contact reuse margin (any value: bad ones are refused), the
+    // second the broad phase.
     let margin = n.next();
+    let which = n.index(9);
     let config = WorldConfig { contact_reuse_margin: margin, ..WorldConfig::default() };
-    let mut world = match World::<f64>::new(config, Box::new(cd::broad::IncrementalSap::new())) {
+    let mut world = match World::<f64>::new(config, broad_phase(which)) {
         Ok(world) => world,
         Err(e) => {
             assert!(!(margin.is_finite() && margin >= 0.0), "margin {margin} refused: {e}");
