@@ -18,7 +18,8 @@ use cd::narrow::{distance, intersects, PairCache, Shape};
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use serde_json::{json, Value};
 
-const BROAD_PHASES: [&str; 8] = ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "octree", "tree"];
+const BROAD_PHASES: [&str; 9] =
+    ["brute", "sap", "sort-sweep", "grid", "hash", "hgrid", "octree", "tree", "coherent-grid"];
 
 fn collide(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_collide"))
