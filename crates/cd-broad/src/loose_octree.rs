@@ -188,7 +188,10 @@ impl<T: Real, const D: usize> LooseOctree<T, D> {
 
     /// Takes every slot out and files them again for the boxes now held.
     fn relayout(&mut self) {
-        self.nodes.clear();
+        for (_, mut members) in self.nodes.drain() {
+            members.clear();
+            self.spare.push(members);
+        }
         self.per_level = [0; OVERSIZED as usize + 1];
         self.lay_out();
     }
@@ -254,8 +257,10 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for LooseOctree<T, D> {
     }
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        self.proxies.update(id, aabb)?;
-        if let Some(s) = self.proxies.slot(id).filter(|_| self.base > T::zero()) {
+        // One id lookup per update (the proxy store's own `update` would make a second).
+        let s = self.proxies.slot(id).ok_or(BroadPhaseError::UnknownId(id))?;
+        self.proxies.boxes[s as usize] = aabb;
+        if self.base > T::zero() {
             let key = self.node_for(&aabb);
             if key != self.node_of[s as usize] {
                 self.unfile(s);
