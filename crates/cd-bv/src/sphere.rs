@@ -11,8 +11,12 @@ use cd_geom::{Ball, GeomError, GeomResult, Point, Real};
 pub fn ball_aabb_half_diagonal<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResult<Ball<T, D>> {
     let b = aabb_from_points(points)?;
     let (lo, hi) = (to64(b.min()), to64(b.max()));
-    let r2 = ((hi - lo) * 0.5).norm_squared();
-    ball_from64(&Ball64 { center: (lo + hi) * 0.5, r2 }, r2)
+    let center = (lo + hi) * 0.5;
+    // The radius is measured from the rounded centre to the farther face on each axis, not
+    // taken as `|hi - lo| / 2`: the midpoint's rounding is relative to the coordinates, which
+    // can be far larger than the box, so the exact half diagonal may fall short of a corner.
+    let r2: f64 = (0..D).map(|i| (hi[i] - center[i]).max(center[i] - lo[i]).powi(2)).sum();
+    ball_from64(&Ball64 { center, r2 }, r2)
 }
 
 /// Centre of the AABB, radius = distance to the farthest point (a second pass). Never larger

@@ -119,6 +119,32 @@ proptest! {
     }
 }
 
+/// Regression (CI, 2026-12-01): the half-diagonal circle of a box much smaller than its
+/// distance from the origin missed a corner point, because its radius was the exact half
+/// diagonal while its centre was the rounded midpoint. Also a small cloud far out, in f32
+/// and in 3D.
+#[test]
+fn half_diagonal_covers_corners_of_small_boxes_far_out() {
+    let pts = [
+        Point2::new(36.17690882303808, 44.82855362956073),
+        Point2::new(36.436262557167304, 46.8839880150932),
+    ];
+    let b = ball_aabb_half_diagonal(&pts).unwrap();
+    assert!(contains_all(&b, &pts));
+    let mut rnd = xorshift(7);
+    for scale in [1.0, 1e3, 1e6, 1e9] {
+        for _ in 0..200 {
+            let c = [rnd() * scale, rnd() * scale, rnd() * scale];
+            let p64: Vec<Point3<f64>> =
+                (0..2).map(|_| Point3::new(c[0] + rnd(), c[1] + rnd(), c[2] + rnd())).collect();
+            assert!(contains_all(&ball_aabb_half_diagonal(&p64).unwrap(), &p64), "{p64:?}");
+            let p32: Vec<Point3<f32>> = p64.iter().map(|p| p.cast::<f32>()).collect();
+            let b32 = ball_aabb_half_diagonal(&p32).unwrap();
+            assert!(p32.iter().all(|p| b32.contains_point(p)), "{p32:?}");
+        }
+    }
+}
+
 #[test]
 fn degenerate_inputs() {
     let empty: [Point3<f64>; 0] = [];
