@@ -172,13 +172,14 @@ fn axis_edge_entry<T: Real>(
     let approach = towards.dot(v);
     let gap = s.abs() - r;
     // The origin at v t in (u, w) coordinates of the parallelogram, affine in t: solve
-    // k = u de − w ds (least squares in its plane) for k = towards r − base and for k = v.
-    let (a11, a12, a22) = (de.norm_squared(), -de.dot(&ds), ds.norm_squared());
-    let det = a11 * a22 - a12 * a12;
-    let solve = |k: &Vector3<T>| {
-        let (b1, b2) = (de.dot(k), -ds.dot(k));
-        ((b1 * a22 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det)
-    };
+    // k = u de − w ds (projected on its plane) for k = towards r − base and for k = v. By
+    // cross products (k × ds = u · cross, k × de = w · cross), not by the normal equations:
+    // their determinant |de|²|ds|² − (de·ds)² cancels catastrophically for nearly parallel
+    // segments (in f32 it came out wrong by a quarter for segments 10⁻³ rad apart, which put
+    // a segment 0.077 away inside the parallelogram at time 0, finding 66).
+    let cross2 = cross.norm_squared();
+    let solve = |k: &Vector3<T>| (k.cross(&ds).dot(&cross) / cross2, k.cross(&de).dot(&cross) / cross2);
+    let (a11, a22) = (de.norm_squared(), ds.norm_squared());
     let (u0, w0) = solve(&(towards * r - base));
     let (u_rate, w_rate) = solve(v);
     // Within rounding of the offset plane and inside the parallelogram: closest points just

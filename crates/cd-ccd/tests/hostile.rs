@@ -392,6 +392,18 @@ fn regression_segment_piercing_a_sliver_triangle_near_its_end() {
     in_both_precisions(&v);
 }
 
+/// `capsule_triangle` on the capsule, triangle and motion the exercise builds from `v` (in
+/// precision `T`), for inputs where all three construct.
+fn exercise_capsule_triangle<T: cd_geom::Real>(v: &[f64]) -> Option<Toi<T, 3>> {
+    let x = |i: usize| T::lit(v[i % v.len()]);
+    let p = |i: usize| Point3::new(x(i), x(i + 1), x(i + 2));
+    let w = |i: usize| Vector3::new(x(i), x(i + 1), x(i + 2));
+    let motion = LinearMotion::new(w(6), w(9), x(3).abs()).unwrap();
+    let tri = cd_geom::Triangle::new(p(1), p(4), p(14)).unwrap();
+    let cap = cd_geom::Capsule::new(p(2), p(5), x(11).abs()).unwrap();
+    capsule_triangle(&cap, &tri, &motion)
+}
+
 /// Fuzz finding 22 (FUZZING.md): a zero-radius capsule 7.8 long, almost along an edge of a
 /// triangle that sweeps across it at 10 units/s. Relative to the triangle, the capsule's end
 /// crosses the triangle's plane 9·10⁻⁹ inside that edge; in f32 (ulp 5·10⁻⁷ at these
@@ -425,18 +437,73 @@ fn regression_capsule_end_crossing_a_triangle_edge_in_f32() {
     ];
     in_both_precisions(&V);
     // The first contact itself, in both precisions.
-    fn first_contact<T: cd_geom::Real>() -> f64 {
-        let x = |i: usize| T::lit(V[i % V.len()]);
-        let p = |i: usize| Point3::new(x(i), x(i + 1), x(i + 2));
-        let w = |i: usize| Vector3::new(x(i), x(i + 1), x(i + 2));
-        let motion = LinearMotion::new(w(6), w(9), x(3).abs()).unwrap();
-        let tri = cd_geom::Triangle::new(p(1), p(4), p(14)).unwrap();
-        let cap = cd_geom::Capsule::new(p(2), p(5), x(11).abs()).unwrap();
-        let hit = capsule_triangle(&cap, &tri, &motion).expect("the capsule crosses the triangle");
-        hit.time.to_f64()
-    }
-    for time in [first_contact::<f64>(), first_contact::<f32>()] {
+    let times = [
+        exercise_capsule_triangle::<f64>(&V).map(|h| h.time),
+        exercise_capsule_triangle::<f32>(&V).map(|h| h.time as f64),
+    ];
+    for time in times.map(|t| t.expect("the capsule crosses the triangle")) {
         assert!((time - 3.0517e-5).abs() < 1e-8, "first contact at {time}, expected 3.0517e-5");
+    }
+}
+
+/// Fuzz finding 66 (FUZZING.md): in f32, a radius-0 capsule nearly collinear with a triangle
+/// edge (10⁻³ rad apart) and 0.077 beyond its end along their common direction. The
+/// axis/edge test solved the parallelogram coordinates by the normal equations, whose
+/// determinant cancelled to a quarter's error, put the origin inside the parallelogram and
+/// reported a converged contact at time 0 with the shapes 0.077 apart.
+#[test]
+fn regression_nearly_parallel_axis_and_edge_in_f32() {
+    const V: [f64; 21] = [
+        -0.546875,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.076904296875,
+        -0.00274658203125,
+        -0.00030517578125,
+        -2.50030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        0.0030517578125,
+        0.0,
+        0.0,
+        0.07781982421875,
+        0.0,
+        0.0,
+        2.58819580078125,
+        0.0,
+        f64::INFINITY,
+        -5.00030517578125,
+        -0.00030517578125,
+    ];
+    in_both_precisions(&V);
+    assert!(exercise_capsule_triangle::<f64>(&V).is_none());
+    let hit = exercise_capsule_triangle::<f32>(&V);
+    assert!(hit.is_none(), "{hit:?}");
+    // The same geometry over a range of angles, gaps and radii: the segment along the edge's
+    // line beyond its end, sliding sideways. Any contact found must be one at its time.
+    for (k, angle) in [1e-2f32, 3e-3, 1e-3, 3e-4, 1e-4].into_iter().enumerate() {
+        for gap in [0.5f32, 0.077, 0.01] {
+            for r in [0.0f32, 0.001, 0.02] {
+                let tri = cd_geom::Triangle::new(
+                    Point3::new(0.0, 0.0, 0.0),
+                    Point3::new(-0.08, -0.003, 0.0),
+                    Point3::new(0.0, 0.0, 2.6),
+                )
+                .unwrap();
+                let top = Point3::new(0.0, 0.0, -gap);
+                let bottom = top + Vector3::new(angle * 2.4, (k as f32) * 1e-4, -2.4);
+                let cap = cd_geom::Capsule::new(top, bottom, r).unwrap();
+                let motion = LinearMotion::of_a(Vector3::new(0.3, -2.5, 0.0), 0.01).unwrap();
+                if let Some(h) = capsule_triangle(&cap, &tri, &motion) {
+                    let d = motion.velocity_a() * h.time;
+                    let moved = cd_geom::Segment::new(top + d, bottom + d).unwrap();
+                    let c = cd_geom::closest_points_segment_triangle(&moved, &tri);
+                    let apart = c.distance_squared.sqrt() - r;
+                    assert!(apart <= 1e-4, "angle {angle} gap {gap} r {r}: {apart} apart at {h:?}");
+                }
+            }
+        }
     }
 }
 

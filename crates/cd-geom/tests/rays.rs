@@ -883,3 +883,43 @@ fn watertight_ray_in_a_slivers_plane_misses() {
     let hit = ray_triangle_watertight(&across, &tri).expect("the ray crosses the plane on the triangle");
     assert!((hit.t - 1.0).abs() < 1e-6, "{hit:?}");
 }
+
+/// Grazing rays through `f32` slivers that reach behind the ray's origin (the watertight
+/// test's plane path): wherever a hit is reported, its point lies on the triangle to the
+/// rounding of the coordinates, measured in `f64`. The plane's parameter alone slid such
+/// points along the ray and off a sliver's narrow side (fuzz finding 67).
+#[test]
+fn grazing_hits_on_slivers_lie_on_the_sliver() {
+    let mut bits = xorshift(67);
+    let mut rnd = move || (bits() >> 11) as f64 / (1u64 << 52) as f64 - 1.0; // in [-1, 1)
+    let (mut hits, mut worst) = (0, 0.0f64);
+    for _ in 0..20_000 {
+        let long = Vector3::new(rnd(), rnd(), rnd()).normalize() * (4.0 + 8.0 * rnd().abs());
+        let across = long.cross(&Vector3::new(rnd(), rnd(), rnd())).normalize() * 0.02 * rnd().abs();
+        let far = Point3::new(8.0 * rnd(), 8.0 * rnd(), 8.0 * rnd());
+        let tri = [far, far - long, far - long + across];
+        // A target on the sliver near its narrow end (often the vertex itself), and a ray from
+        // partway along the sliver towards it, tilted out of the plane by 10⁻²–10⁻⁵ rad.
+        let k = [0.0, 0.0, rnd().abs(), 1.0][(rnd().abs() * 4.0) as usize % 4];
+        let target = tri[1] + across * k + long * (0.01 * rnd().abs());
+        let normal = long.cross(&across).normalize();
+        let tilt = 10f64.powf(-2.0 - 3.0 * rnd().abs());
+        let dir = (target - far).normalize() + normal * tilt;
+        let origin = target - dir * (0.2 + 0.6 * rnd().abs()) * long.norm();
+        let tri32 = Triangle::new(tri[0].cast::<f32>(), tri[1].cast::<f32>(), tri[2].cast::<f32>());
+        let ray32 = Ray::new(origin.cast::<f32>(), dir.cast::<f32>());
+        let (Ok(tri32), Ok(ray32)) = (tri32, ray32) else { continue };
+        if let Some(h) = ray_triangle_watertight(&ray32, &tri32) {
+            hits += 1;
+            let point = ray32.at(h.t).cast::<f64>();
+            let [a, b, c] = tri32.vertices().map(|p| p.cast::<f64>());
+            let on = Triangle::new(a, b, c).map(|t| closest_point_on_triangle(&point, &t).0);
+            if let Ok(on) = on {
+                let off = (on - point).norm() / 16.0; // relative to the coordinates' size
+                worst = worst.max(off);
+            }
+        }
+    }
+    assert!(hits > 2_000, "only {hits} grazing hits");
+    assert!(worst <= 32.0 * f32::EPSILON as f64, "a hit {worst} (relative) off its sliver");
+}

@@ -4,6 +4,8 @@
 
 mod exercise;
 
+use cd_geom::{Ray, Triangle};
+use nalgebra::{Point3, Vector3};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -645,4 +647,37 @@ fn regression_ray_in_the_plane_of_a_sliver() {
     v.extend([1e-300, 0.0, 12657000000.0, 0.0, 0.0, 2000000000.0]);
     v.extend([5.72540283203125, 5.72540283203125, -8.57147216796875]);
     exercise::run(&v);
+}
+
+/// Fuzz finding 67 (FUZZING.md): two `f32` slivers sharing a vertex, and a ray from near the
+/// origin along −(1, 1, 1) through that vertex, grazing both planes. The watertight test took
+/// the hit parameter from the plane (the triangles reach behind the origin), off by 0.03 for
+/// that grazing angle, which put one hit 2.6·10⁻⁴ outside its sliver and its OBB: the OBB
+/// tree's walk culled it and answered the other triangle's 290.1627 where brute force had
+/// 290.1478. The plane's parameter is now clamped to the ray's interval in the triangle's
+/// prism, so the hit is at the shared vertex, 290.1774.
+#[test]
+fn regression_grazing_ray_through_a_vertex_two_slivers_share() {
+    let mut v = vec![0.012605];
+    v.extend([-0.028014; 8]);
+    v.push(-8.5491943359375);
+    v.extend([-0.028014; 6]);
+    v.extend([0.028306, 8.15826416015625, 8.15673828125]);
+    v.extend([-8.15704345703125; 3]);
+    v.extend([-8.16986083984375, -8.15704345703125, -8.15704345703125]);
+    v.extend([-8.15704345703125; 4]);
+    v.extend([-0.028014, -0.00030517578125, -0.00030517578125, -8.57147216796875, -8.57147216796875]);
+    assert_eq!(v.len(), 34);
+    exercise::run(&v);
+    // The sliver's own hit now lies at the vertex, as exact arithmetic puts it.
+    let p = |i: usize| Point3::new(v[16 + 3 * i] as f32, v[17 + 3 * i] as f32, v[18 + 3 * i] as f32);
+    let tri = Triangle::new(p(0), p(1), p(2)).unwrap();
+    let ray = Ray::new(
+        Point3::new(-0.028014f32, -0.028014, -0.028014),
+        Vector3::new(-0.028014f32, -0.028014, -0.028014),
+    )
+    .unwrap();
+    let hit = cd_geom::ray_triangle_watertight(&ray, &tri).expect("the ray passes through a vertex");
+    let exact = (8.15704345703125f64 - 0.028014f32 as f64) / 0.028014f32 as f64;
+    assert!((hit.t as f64 - exact).abs() < 1e-3, "t = {} vs {exact}", hit.t);
 }

@@ -322,7 +322,21 @@ fn plane_hit<T: Real>(
         return None;
     }
     let t = n.dot(&rel) / nd;
-    if !(t >= zero && t <= max_t && t.is_finite()) {
+    if !t.is_finite() {
+        return None;
+    }
+    // The plane's parameter is off by the offset's rounding over |n·d|, which a grazing ray
+    // makes large: the point slides along the ray, nearly in the plane, and can leave a
+    // sliver across its narrow side (a ray through the vertex two slivers share was put 2.6·10⁻⁴
+    // outside one of them, which the OBB walk rightly culled while brute force took the hit:
+    // fuzz finding 67). So the parameter is clamped to where the ray is inside the prism over
+    // the triangle; sliding back costs at most the same rounding in distance from the plane,
+    // because the true crossing lies in both. A plane crossing farther from the prism than its
+    // uncertainty is no hit.
+    let uncertainty = T::lit(16.0) * T::epsilon() * (e0.amax() * e1.amax() * rel.amax() / nd.abs() + t.abs());
+    let t =
+        clamp_to_prism(t, uncertainty, [*a, tri.b() - ray.origin(), tri.c() - ray.origin()], &n, ray.dir())?;
+    if !(t >= zero && t <= max_t) {
         return None;
     }
     let t = if t == zero { zero } else { t };
@@ -336,6 +350,49 @@ fn plane_hit<T: Real>(
     }
     let hit = scale_hit(zero, v, w, adet);
     Some(TriangleHit { t, ..hit })
+}
+
+/// `t` moved into the parameter interval where the ray `t·d` (from the origin) lies inside the
+/// prism over the triangle with origin-relative vertices `q` and normal `n`: the three
+/// half-spaces bounded by the planes through each edge along `n`. `None` when `t` lies
+/// farther than `uncertainty` outside it. An interval emptied by rounding (a ray through a
+/// vertex) is used with its ends swapped: its points are all at that vertex.
+fn clamp_to_prism<T: Real>(
+    t: T,
+    uncertainty: T,
+    q: [Vector<T, 3>; 3],
+    n: &Vector<T, 3>,
+    d: &Vector<T, 3>,
+) -> Option<T> {
+    let (mut lo, mut hi) = (-T::infinity(), T::infinity());
+    for i in 0..3 {
+        let (from, to, opposite) = (q[i], q[(i + 1) % 3], q[(i + 2) % 3]);
+        let mut m = n.cross(&(to - from));
+        if m.dot(&(opposite - from)) < T::zero() {
+            m = -m;
+        }
+        // Inside: m·(t d − from) ≥ 0, a bound on t unless the ray runs along the edge's plane.
+        let (md, mq) = (m.dot(d), m.dot(&from));
+        let bound = mq / md;
+        if md > T::zero() && bound > lo {
+            lo = bound;
+        } else if md < T::zero() && bound < hi {
+            hi = bound;
+        }
+    }
+    if lo > hi {
+        core::mem::swap(&mut lo, &mut hi);
+    }
+    if t < lo - uncertainty || t > hi + uncertainty {
+        return None;
+    }
+    Some(if t < lo {
+        lo
+    } else if t > hi {
+        hi
+    } else {
+        t
+    })
 }
 
 /// `p·q − r·s` recomputed from exact products, for an edge function that rounded to zero.
