@@ -4,7 +4,8 @@
 //! are filtered already sorted, so committing them needs no sort.
 
 use crate::events::PairEvents;
-use crate::fat_slots::MovedSlots;
+use crate::fat_slots::{FatSlots, MovedSlots};
+use crate::packed_boxes::PackedBoxes;
 use crate::proxies::{overlaps, ProxyId};
 use crate::Pair;
 use cd_geom::{Aabb, Real};
@@ -82,10 +83,15 @@ impl Confirm for SlotPair {
 /// time. The writes go to a block on the stack whose kept prefix is appended (as ids) per
 /// block: the staged list is never sized for every candidate, which would write that whole
 /// size over each frame.
+///
+/// The test reads the boxes padded to four lanes (`packed`, the same boxes as `tight`) when
+/// `D ≤ 4`: 38 → 27 instructions per candidate in 3D `f32` (the floor benchmark at 10k: −3 %
+/// of the coherent grid's frame, −4 % of incremental sweep-and-prune's).
 pub(crate) fn commit_overlapping<C: Confirm, T: Real, const D: usize>(
     events: &mut PairEvents,
     candidates: &[C],
     tight: &[Aabb<T, D>],
+    packed: &PackedBoxes<T>,
     ids: &[ProxyId],
 ) {
     const BLOCK: usize = 256;
@@ -96,7 +102,9 @@ pub(crate) fn commit_overlapping<C: Confirm, T: Real, const D: usize>(
         for &c in chunk {
             block[kept] = c;
             let (a, b) = c.slots();
-            kept += overlaps(&tight[a as usize], &tight[b as usize]) as usize;
+            let overlap =
+                if D <= 4 { packed.overlap(a, b) } else { overlaps(&tight[a as usize], &tight[b as usize]) };
+            kept += overlap as usize;
         }
         out.extend(block[..kept].iter().map(|c| c.pair(ids)));
     }
@@ -112,6 +120,12 @@ pub(crate) struct CandidateList {
 }
 
 impl CandidateList {
+    /// Makes this frame's pairs current: [`commit_overlapping`] on these candidates and the
+    /// boxes of `slots`.
+    pub(crate) fn commit<T: Real, const D: usize>(&self, events: &mut PairEvents, slots: &FatSlots<T, D>) {
+        commit_overlapping(events, &self.sorted, &slots.tight, &slots.packed, &slots.ids);
+    }
+
     /// Replaces the candidates of the `moved` slots by those `find` appends for each of them
     /// (each pair once), keeping the list sorted (`ids` gives each slot's id): a retain, a sort
     /// of the fresh few, and a merge in place — never a sort of all of them, nor a second copy

@@ -2,7 +2,7 @@
 //! the scene, hashed cells beyond it), so a frame only touches the boxes that left their
 //! margins.
 
-use crate::candidates::{commit_overlapping, Candidate, CandidateList};
+use crate::candidates::{Candidate, CandidateList};
 use crate::cell_store::CellStore;
 use crate::cells::for_each_cell;
 use crate::events::PairEvents;
@@ -369,7 +369,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     fn refatten(&mut self, slot: u32, aabb: Aabb<T, D>) {
         let s = slot as usize;
         let displacement = aabb.center() - self.slots.tight[s].center();
-        self.slots.tight[s] = aabb;
+        self.slots.set_tight(slot, aabb);
         self.extent_sum -= self.extent(slot);
         self.slots.fat[s] = self.slots.fatten(&aabb, &displacement);
         self.extent_sum += self.extent(slot);
@@ -395,7 +395,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slots.slot(id)?;
         if self.slots.fat_fits(slot, &aabb) {
-            self.slots.tight[slot as usize] = aabb;
+            self.slots.set_tight(slot, aabb);
             return Ok(()); // inside its fat box: cells and candidates stay valid
         }
         self.refatten(slot, aabb);
@@ -442,7 +442,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
             self.candidates = candidates;
             self.slots.moved.clear();
         }
-        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight, &self.slots.ids);
+        self.candidates.commit(&mut self.events, &self.slots);
     }
 
     fn events(&self) -> &PairEvents {

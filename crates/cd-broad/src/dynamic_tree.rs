@@ -1,7 +1,7 @@
 //! Dynamic AABB tree (Box2D / Bullet's `btDbvt` family; Catto 2019 for the branch-and-bound
 //! insertion).
 
-use crate::candidates::{commit_overlapping, Candidate, CandidateList};
+use crate::candidates::{Candidate, CandidateList};
 use crate::events::PairEvents;
 use crate::fat_slots::FatSlots;
 use crate::proxies::{overlaps, BroadPhaseError, ProxyId};
@@ -474,7 +474,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slots.slot(id)?;
         let old = self.slots.tight[slot as usize];
-        self.slots.tight[slot as usize] = aabb;
+        self.slots.set_tight(slot, aabb);
         if self.slots.fat_fits(slot, &aabb) {
             return Ok(()); // still inside its fat box: the tree and candidates stay valid
         }
@@ -546,7 +546,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
             self.stack = stack;
             self.slots.moved.clear();
         }
-        commit_overlapping(&mut self.events, &self.candidates.sorted, &self.slots.tight, &self.slots.ids);
+        self.candidates.commit(&mut self.events, &self.slots);
     }
 
     fn events(&self) -> &PairEvents {

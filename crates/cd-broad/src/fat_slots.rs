@@ -4,6 +4,7 @@
 //! whose candidates must be found again.
 
 use crate::id_hash::SlotTable;
+use crate::packed_boxes::PackedBoxes;
 use crate::proxies::{BroadPhaseError, ProxyId};
 use cd_geom::{Aabb, BoundingVolume, Real, Vector};
 
@@ -12,8 +13,10 @@ use cd_geom::{Aabb, BoundingVolume, Real, Vector};
 #[derive(Clone, Debug)]
 pub(crate) struct FatSlots<T: Real, const D: usize> {
     pub(crate) ids: Vec<ProxyId>,
-    /// The users' boxes.
+    /// The users' boxes (written through [`FatSlots::set_tight`], which keeps `packed`).
     pub(crate) tight: Vec<Aabb<T, D>>,
+    /// The same boxes padded for the candidates' confirming loop.
+    pub(crate) packed: PackedBoxes<T>,
     /// Each box grown by the margin (and stretched along its last motion).
     pub(crate) fat: Vec<Aabb<T, D>>,
     free: Vec<u32>,
@@ -33,6 +36,7 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
         FatSlots {
             ids: Vec::new(),
             tight: Vec::new(),
+            packed: PackedBoxes::default(),
             fat: Vec::new(),
             free: Vec::new(),
             slot_of: SlotTable::default(),
@@ -65,6 +69,13 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
         fat.contains(aabb) && ((slot ^ self.frame) & 15 != 0 || !loose())
     }
 
+    /// Sets slot `slot`'s box (and its padded copy).
+    #[inline(always)]
+    pub(crate) fn set_tight(&mut self, slot: u32, aabb: Aabb<T, D>) {
+        self.tight[slot as usize] = aabb;
+        self.packed.set(slot, &aabb);
+    }
+
     /// The fat box of `b` after a motion of `displacement` ([`fatten`] with this margin).
     pub(crate) fn fatten(&self, b: &Aabb<T, D>, displacement: &Vector<T, D>) -> Aabb<T, D> {
         fatten(b, self.margin, displacement)
@@ -80,12 +91,14 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
         let fat = self.fatten(&aabb, &Vector::zeros());
         let (slot, new) = match self.free.pop() {
             Some(s) => {
-                (self.ids[s as usize], self.tight[s as usize], self.fat[s as usize]) = (id, aabb, fat);
+                (self.ids[s as usize], self.fat[s as usize]) = (id, fat);
+                self.set_tight(s, aabb);
                 (s, false)
             }
             None => {
                 self.ids.push(id);
                 self.tight.push(aabb);
+                self.packed.push(&aabb);
                 self.fat.push(fat);
                 self.moved.grow();
                 ((self.ids.len() - 1) as u32, true)

@@ -5,6 +5,7 @@ use crate::candidates::{commit_overlapping, Candidate};
 use crate::events::PairEvents;
 use crate::fat_slots::fatten;
 use crate::id_hash::{IdSet, SlotTable};
+use crate::packed_boxes::PackedBoxes;
 use crate::proxies::{overlaps, pair, ray_scan, BroadPhaseError, ProxyId};
 use crate::{BroadPhase, Pair};
 use cd_geom::{Aabb, BoundingVolume, Ray, Real};
@@ -80,6 +81,8 @@ pub struct IncrementalSap<T: Real, const D: usize> {
     /// The users' boxes, and the fat boxes the lists hold.
     tight: Vec<Aabb<T, D>>,
     boxes: Vec<Aabb<T, D>>,
+    /// `tight` padded for the candidates' confirming loop (written beside it).
+    packed: PackedBoxes<T>,
     margin: T,
     /// Live slots (removed ones stay in the lists, at +∞, until the next `find_pairs`).
     alive: Vec<bool>,
@@ -134,6 +137,7 @@ impl<T: Real, const D: usize> IncrementalSap<T, D> {
         IncrementalSap {
             ids: Vec::new(),
             tight: Vec::new(),
+            packed: PackedBoxes::default(),
             boxes: Vec::new(),
             margin: T::lit(0.1),
             alive: Vec::new(),
@@ -507,6 +511,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
             Some(s) => {
                 self.ids[s as usize] = id;
                 self.tight[s as usize] = aabb;
+                self.packed.set(s, &aabb);
                 self.boxes[s as usize] = fat;
                 self.alive[s as usize] = true;
                 s
@@ -514,6 +519,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
             None => {
                 self.ids.push(id);
                 self.tight.push(aabb);
+                self.packed.push(&aabb);
                 self.boxes.push(fat);
                 self.alive.push(true);
                 self.listed.push(false);
@@ -534,6 +540,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let s = self.slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))? as usize;
         self.tight[s] = aabb;
+        self.packed.set(s as u32, &aabb);
         if self.boxes[s].contains(&aabb) {
             return Ok(()); // inside its margin: its endpoints stay where they are
         }
@@ -614,7 +621,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         }
         self.moved = moved;
         self.moved.clear();
-        commit_overlapping(&mut self.events, &self.candidates, &self.tight, &self.ids);
+        commit_overlapping(&mut self.events, &self.candidates, &self.tight, &self.packed, &self.ids);
     }
 
     fn events(&self) -> &PairEvents {

@@ -38,6 +38,7 @@ mod hgrid;
 mod id_hash;
 mod incremental_sap;
 mod loose_octree;
+mod packed_boxes;
 mod proxies;
 mod radix;
 mod sort_sweep;
