@@ -292,6 +292,41 @@ fn watertight_shared_edges() {
     }
 }
 
+/// Watertightness on the plane path: two triangles sharing an edge that reach behind and
+/// ahead of the ray's origin along its dominant axis (so the parameter comes from the plane,
+/// clamped into the triangle's prism), and grazing rays through points of the shared edge:
+/// each hits at least one of them, at a point on it.
+#[test]
+fn watertight_shared_edges_on_the_plane_path() {
+    // The square [-5, 5]² at z = 0 split along its diagonal; rays start above it near the
+    // middle and run mostly along +x (the dominant axis), dropping to the plane at the edge.
+    let (p, q) = (Point3::new(-5.0f32, -5.0, 0.0), Point3::new(5.0, 5.0, 0.0));
+    let a = Triangle::new(p, Point3::new(5.0, -5.0, 0.0), q).unwrap();
+    let b = Triangle::new(p, q, Point3::new(-5.0, 5.0, 0.0)).unwrap();
+    let mut bits = xorshift(1201);
+    let mut unit = move || (bits() >> 11) as f32 / (1u64 << 53) as f32;
+    let mut plane_path = 0;
+    for _ in 0..20_000 {
+        let s = -4.0 + 8.0 * unit();
+        let target = Point3::new(s, s, 0.0);
+        let height = 10f32.powf(-4.0 + 3.0 * unit());
+        let back = 1.0 + 3.0 * unit();
+        let origin = Point3::new(s - back, s - back * (0.9 + 0.2 * unit()), height);
+        let Ok(r) = Ray::new(origin, target - origin) else { continue };
+        let hits: Vec<_> =
+            [a, b].into_iter().filter_map(|t| ray_triangle_watertight(&r, &t).map(|h| (t, h))).collect();
+        assert!(!hits.is_empty(), "{r:?} through the shared edge at {s} fell through the crack");
+        plane_path += (origin.x > -5.0) as usize;
+        for (t, h) in hits {
+            let at = r.at(h.t).cast::<f64>();
+            let [u, v, w] = t.vertices().map(|x| x.cast::<f64>());
+            let on = closest_point_on_triangle(&at, &Triangle::new(u, v, w).unwrap()).0;
+            assert!((on - at).norm() <= 1e-5, "{r:?}: hit {h:?} {} off its triangle", (on - at).norm());
+        }
+    }
+    assert!(plane_path > 10_000);
+}
+
 // ---------- ray / polygon and plane ----------
 
 #[test]

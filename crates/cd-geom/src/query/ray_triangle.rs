@@ -354,9 +354,19 @@ fn plane_hit<T: Real>(
 
 /// `t` moved into the parameter interval where the ray `t·d` (from the origin) lies inside the
 /// prism over the triangle with origin-relative vertices `q` and normal `n`: the three
-/// half-spaces bounded by the planes through each edge along `n`. `None` when `t` lies
-/// farther than `uncertainty` outside it. An interval emptied by rounding (a ray through a
-/// vertex) is used with its ends swapped: its points are all at that vertex.
+/// half-spaces bounded by the planes through each edge along `n`; `None` when `t` lies
+/// farther than `uncertainty` outside it.
+///
+/// Each bound is `m·q / m·d` for the edge plane's normal `m = n × e`, and is only known to the
+/// rounding of both dot products (and of `m`) over `|m·d|`, which is large for a ray running
+/// nearly along the edge. So the interval is widened by each bound's own uncertainty, and `t`
+/// is moved only to the widened ends. That costs no accuracy: moving along a ray nearly
+/// parallel to an edge's plane barely moves a point off it (the bound's error in `t` times
+/// `|m·d|/|m|` is a few ulps of the coordinates). Clamping to the bounds themselves opened a
+/// crack: a ray grazing two triangles along their shared edge was moved by each to its own
+/// ill-conditioned bound on that edge, out of both triangles' boxes. An interval emptied by
+/// rounding (a ray through a vertex) is used with its ends swapped: its points are all at that
+/// vertex.
 fn clamp_to_prism<T: Real>(
     t: T,
     uncertainty: T,
@@ -365,19 +375,26 @@ fn clamp_to_prism<T: Real>(
     d: &Vector<T, 3>,
 ) -> Option<T> {
     let (mut lo, mut hi) = (-T::infinity(), T::infinity());
+    // m's components are off by about 2ε|n||e|, the dot products by 3ε of their terms.
+    let rounding = T::lit(16.0) * T::epsilon() * n.amax();
     for i in 0..3 {
         let (from, to, opposite) = (q[i], q[(i + 1) % 3], q[(i + 2) % 3]);
-        let mut m = n.cross(&(to - from));
+        let edge = to - from;
+        let mut m = n.cross(&edge);
         if m.dot(&(opposite - from)) < T::zero() {
             m = -m;
         }
         // Inside: m·(t d − from) ≥ 0, a bound on t unless the ray runs along the edge's plane.
         let (md, mq) = (m.dot(d), m.dot(&from));
         let bound = mq / md;
-        if md > T::zero() && bound > lo {
-            lo = bound;
-        } else if md < T::zero() && bound < hi {
-            hi = bound;
+        let spread = rounding * edge.amax() * (from.amax() + bound.abs() * d.amax()) / md.abs();
+        // (A NaN bound or spread compares false: no bound.)
+        if md > T::zero() {
+            let wide = bound - spread;
+            lo = if wide > lo { wide } else { lo };
+        } else if md < T::zero() {
+            let wide = bound + spread;
+            hi = if wide < hi { wide } else { hi };
         }
     }
     if lo > hi {
