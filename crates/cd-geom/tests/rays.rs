@@ -872,6 +872,56 @@ fn watertight_hit_within_is_hit_filtered_by_the_limit() {
     assert!(hits > 2000, "only {hits} hits");
 }
 
+/// Rays lying almost in the plane of a (fat) `f32` triangle, from before it, aimed at a point
+/// of it: the interpolated parameter is then ill-conditioned (the sheared triangle is a
+/// needle) and often lands outside the box, where the plane gives it. A closest-hit search's
+/// limit just above the true parameter must not drop the hit (fuzz finding 69: the limit was
+/// compared with the interpolated parameter, 25 beyond, before that fallback), and the hit
+/// lies on the triangle.
+#[test]
+fn watertight_hit_within_agrees_for_rays_in_a_triangles_plane() {
+    let mut bits = xorshift(69);
+    let mut rnd = move || (bits() >> 11) as f64 / (1u64 << 52) as f64 - 1.0; // in [-1, 1)
+    let (mut hits, mut disagreements, mut worst) = (0, 0, 0.0f64);
+    for _ in 0..20_000 {
+        let c = Point3::new(4.0 * rnd(), 4.0 * rnd(), 4.0 * rnd());
+        // Half the rays along a diagonal (equal components, as in the finding: the shear is
+        // then exact and the dominant axis a tie), in the triangle's plane but for a tilt of
+        // one vertex; the others in a random direction tilted off the plane.
+        let diagonal = rnd() < 0.0;
+        let u = if diagonal {
+            Vector3::new(rnd().signum(), rnd().signum(), rnd().signum()).normalize()
+        } else {
+            Vector3::new(rnd(), rnd(), rnd()).normalize()
+        };
+        let w = u.cross(&Vector3::new(rnd(), rnd(), rnd())).normalize();
+        let normal = u.cross(&w);
+        let size = 2.0 + 4.0 * rnd().abs();
+        let tilt = 10f64.powf(-3.0 - 3.0 * rnd().abs()) * rnd().signum();
+        let lift = if diagonal { normal * size * tilt } else { Vector3::zeros() };
+        let tri = [c + u * size + lift, c - u * size * 0.5 + w * size, c - u * size * 0.5 - w * size];
+        let target = c + u * (size * 0.4 * rnd()) + w * (size * 0.3 * rnd());
+        let dir = if diagonal { u } else { (u * rnd() + w * rnd()).normalize() + normal * tilt };
+        let origin = target - dir * (3.0 * size);
+        let tri32 = Triangle::new(tri[0].cast::<f32>(), tri[1].cast::<f32>(), tri[2].cast::<f32>());
+        let ray32 = Ray::new(origin.cast::<f32>(), (dir * 3e-4).cast::<f32>());
+        let (Ok(tri32), Ok(ray32)) = (tri32, ray32) else { continue };
+        let prepared = WatertightRay::new(&ray32);
+        let Some(h) = prepared.hit(&tri32) else { continue };
+        hits += 1;
+        for limit in [h.t, h.t.next_up(), h.t * 1.0001, h.t * 1.001, h.t * 1.01] {
+            disagreements += usize::from(prepared.hit_within(&tri32, limit) != Some(h));
+        }
+        let point = ray32.at(h.t).cast::<f64>();
+        let [a, b, c] = tri32.vertices().map(|p| p.cast::<f64>());
+        let on = closest_point_on_triangle(&point, &Triangle::new(a, b, c).unwrap()).0;
+        worst = worst.max((on - point).norm() / 8.0);
+    }
+    assert!(hits > 10_000, "only {hits} hits");
+    assert_eq!(disagreements, 0, "hit_within dropped hits below its limit");
+    assert!(worst <= 64.0 * f32::EPSILON as f64, "a hit {worst} (relative) off its triangle");
+}
+
 /// Fuzz finding 43: a triangle 3·10¹⁰ across whose plane the ray along +x nearly grazes, with
 /// the ray's origin 0.043 *past* vertex b on the ray's line. The sheared depths straddle the
 /// origin, so the parameter comes from the plane; from vertex a (4·10¹⁰ away) its offset
@@ -940,11 +990,25 @@ fn grazing_hits_on_slivers_lie_on_the_sliver() {
         let normal = long.cross(&across).normalize();
         let tilt = 10f64.powf(-2.0 - 3.0 * rnd().abs());
         let dir = (target - far).normalize() + normal * tilt;
-        let origin = target - dir * (0.2 + 0.6 * rnd().abs()) * long.norm();
+        // Every third ray starts before the whole sliver (its depths all ahead: the
+        // interpolated parameter, then the plane where that point leaves the box).
+        let back = if rnd() < -0.33 { 1.2 + rnd().abs() } else { 0.2 + 0.6 * rnd().abs() };
+        let origin = target - dir * back * long.norm();
         let tri32 = Triangle::new(tri[0].cast::<f32>(), tri[1].cast::<f32>(), tri[2].cast::<f32>());
         let ray32 = Ray::new(origin.cast::<f32>(), dir.cast::<f32>());
         let (Ok(tri32), Ok(ray32)) = (tri32, ray32) else { continue };
-        if let Some(h) = ray_triangle_watertight(&ray32, &tri32) {
+        let hit = ray_triangle_watertight(&ray32, &tri32);
+        // A closest-hit search's limit gives the same hit or none (fuzz finding 69).
+        let prepared = WatertightRay::new(&ray32);
+        let t = hit.map_or(1.0, |h| h.t);
+        for limit in [t, t.next_down(), t.next_up(), t * 0.999, t * 1.001, f32::INFINITY] {
+            assert_eq!(
+                prepared.hit_within(&tri32, limit),
+                hit.filter(|h| h.t <= limit),
+                "{tri32:?} {ray32:?} {limit}"
+            );
+        }
+        if let Some(h) = hit {
             hits += 1;
             let point = ray32.at(h.t).cast::<f64>();
             let [a, b, c] = tri32.vertices().map(|p| p.cast::<f64>());
