@@ -117,7 +117,11 @@ fn scale_hit<T: Real>(t: T, u: T, v: T, adet: T) -> TriangleHit<T> {
 /// parameter comes from the triangle's plane rather than from the sheared depths (which
 /// cancel there, badly for slivers far from the origin), and so does a hit whose interpolated
 /// point lies outside the triangle's box (the edge functions' rounding for a sliver seen from
-/// far away); every reported hit lies in the triangle's box to a few ulps. Double-sided. O(1).
+/// far away); every reported hit lies in the triangle's box to a few ulps. For a ray within
+/// about 7° of the triangle's plane (and on the plane path) the parameter is also moved into
+/// the prism over the triangle, widened by its bounds' rounding: the parameter of such a ray
+/// is ill-conditioned along it, and would otherwise let the point slide off the triangle near
+/// an edge. Double-sided. O(1).
 ///
 /// A ray tested against many triangles (a mesh's leaves) should be prepared once with
 /// [`WatertightRay`], which gives the same answers bit for bit.
