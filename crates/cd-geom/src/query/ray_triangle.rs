@@ -315,18 +315,16 @@ fn grazing_hit<T: Real>(
     hit: TriangleHit<T>,
     t: T,
 ) -> Option<TriangleHit<T>> {
-    let (e0, e1) = widest_angle_edges(&tri.a().coords, &tri.b().coords, &tri.c().coords);
-    let n = e0.cross(&e1);
+    let normal = WidestNormal::of(tri);
     let reach = q[0].amax().max(q[1].amax()).max(q[2].amax());
-    let uncertainty =
-        T::lit(16.0) * T::epsilon() * (e0.amax() * e1.amax() * reach / n.dot(ray.dir()).abs() + t.abs());
+    let uncertainty = normal.parameter_uncertainty(reach, normal.n.dot(ray.dir()), t);
     let (v, w, adet) = (hit.u, hit.v, T::one());
-    let inside = clamp_to_prism(t, uncertainty, q, &n, ray.dir())
+    let inside = clamp_to_prism(t, uncertainty, q, &normal.n, ray.dir())
         .filter(|&t| within_box(&ray.at(t), t * ray.dir().amax(), tri));
     match inside {
         Some(t) if t <= max_t => Some(TriangleHit { t: if t == T::zero() { T::zero() } else { t }, ..hit }),
         Some(_) => None,
-        None => plane_hit(ray, max_t, tri, &q[0], v, w, adet),
+        None => plane_hit_with(ray, max_t, tri, &q[0], (v, w, adet), &normal),
     }
 }
 
@@ -351,12 +349,22 @@ fn plane_hit<T: Real>(
     w: T,
     adet: T,
 ) -> Option<TriangleHit<T>> {
+    plane_hit_with(ray, max_t, tri, a, (v, w, adet), &WidestNormal::of(tri))
+}
+
+/// [`plane_hit`] with the triangle's normal already at hand (`grazing_hit` falls back here
+/// after computing it); `weights` are `(v, w, adet)`.
+fn plane_hit_with<T: Real>(
+    ray: &Ray<T, 3>,
+    max_t: T,
+    tri: &Triangle<T, 3>,
+    a: &Vector<T, 3>,
+    weights: (T, T, T),
+    normal: &WidestNormal<T>,
+) -> Option<TriangleHit<T>> {
     let zero = T::zero();
-    // The normal from the two edges at the widest angle: crossing the two long edges of a
-    // sliver tilts it by ε·length/width, which the plane offset of a vertex 4·10⁹ away turned
-    // into t = 1,298 for a hit at t = 1.
-    let (e0, e1) = widest_angle_edges(&tri.a().coords, &tri.b().coords, &tri.c().coords);
-    let n = e0.cross(&e1);
+    let (v, w, adet) = weights;
+    let n = normal.n;
     // The plane's offset from the vertex nearest the ray's origin: `n·(v − o)` is off by about
     // ε·|n|·|v − o|, and the vertices are all on the plane. From a vertex 4·10¹⁰ away the
     // offset of a ray grazing a 10¹⁰-wide triangle came out 0 instead of 8·10⁶, putting its
@@ -369,7 +377,7 @@ fn plane_hit<T: Real>(
     // units off a triangle 1.3·10¹⁰ long but inside its box (fuzz finding 44). Coplanar rays
     // miss, as they do where the determinant is exactly zero.
     let nd = n.dot(ray.dir());
-    let in_plane = T::lit(64.0) * T::epsilon() * e0.amax() * e1.amax() * ray.dir().amax();
+    let in_plane = T::lit(64.0) * T::epsilon() * normal.scale * ray.dir().amax();
     // (Also refused: a NaN.)
     if nd.abs().partial_cmp(&in_plane) != Some(core::cmp::Ordering::Greater) {
         return None;
@@ -386,7 +394,7 @@ fn plane_hit<T: Real>(
     // the triangle; sliding back costs at most the same rounding in distance from the plane,
     // because the true crossing lies in both. A plane crossing farther from the prism than its
     // uncertainty is no hit.
-    let uncertainty = T::lit(16.0) * T::epsilon() * (e0.amax() * e1.amax() * rel.amax() / nd.abs() + t.abs());
+    let uncertainty = normal.parameter_uncertainty(rel.amax(), nd, t);
     let t =
         clamp_to_prism(t, uncertainty, [*a, tri.b() - ray.origin(), tri.c() - ray.origin()], &n, ray.dir())?;
     if !(t >= zero && t <= max_t) {
@@ -403,6 +411,30 @@ fn plane_hit<T: Real>(
     }
     let hit = scale_hit(zero, v, w, adet);
     Some(TriangleHit { t, ..hit })
+}
+
+/// A triangle's normal from the two edges at the widest angle: crossing the two long edges of
+/// a sliver tilts it by ε·length/width, which the plane offset of a vertex 4·10⁹ away turned
+/// into t = 1,298 for a hit at t = 1.
+struct WidestNormal<T: Real> {
+    /// The (unnormalized) normal `e₀ × e₁`.
+    n: Vector<T, 3>,
+    /// `|e₀|∞·|e₁|∞`: the scale of the normal's rounding.
+    scale: T,
+}
+
+impl<T: Real> WidestNormal<T> {
+    fn of(tri: &Triangle<T, 3>) -> Self {
+        let (e0, e1) = widest_angle_edges(&tri.a().coords, &tri.b().coords, &tri.c().coords);
+        WidestNormal { n: e0.cross(&e1), scale: e0.amax() * e1.amax() }
+    }
+
+    /// The uncertainty of a plane parameter `t` along a ray with `nd = n·d`, for plane offsets
+    /// measured from vertices at most `reach` from the ray's origin: the offset's rounding
+    /// (about ε·|n|·reach) over |n·d|, plus the parameter's own.
+    fn parameter_uncertainty(&self, reach: T, nd: T, t: T) -> T {
+        T::lit(16.0) * T::epsilon() * (self.scale * reach / nd.abs() + t.abs())
+    }
 }
 
 /// `t` moved into the parameter interval where the ray `t·d` (from the origin) lies inside the
