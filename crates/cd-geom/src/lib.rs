@@ -15,11 +15,11 @@
 //! | rays | [`ray_ball`], [`ray_ball_analytic`], [`ray_aabb`], [`ray_obb`], [`ray_kdop`] (grown by a rounding pad for conservative culling: [`ray_ball_grown`], [`ray_obb_grown`], [`ray_kdop_grown`], [`PreparedRay::enter_grown_box`]), [`ray_convex_polyhedron`], [`ray_triangle`], [`ray_triangle_culling`], [`ray_triangle_watertight`] (prepared once per ray: [`WatertightRay`]), [`ray_polygon`], [`ray_plane`], [`ray_capsule`], [`ray_cylinder`], [`ray_cone`], [`ray_lozenge`] |
 //! | planes | [`plane_aabb`], [`plane_obb`], [`plane_ball`], [`plane_triangle`], [`three_planes`] |
 //! | triangles | [`triangle_triangle`], [`triangle_aabb`], [`triangle_obb`], [`triangle_ball`] |
-//! | bounding volumes | [`ball_ball`], [`ball_aabb`], [`ball_aabb_clamped`], [`ball_obb`], [`aabb_aabb`], [`kdop_kdop`], [`obb_obb`], [`obb_obb_face_axes`], [`obb_obb_2d`], [`capsule_capsule`], [`capsule_ball`], [`capsule_aabb`] |
+//! | bounding volumes | [`ball_ball`], [`ball_aabb`], [`ball_aabb_clamped`], [`ball_obb`], [`aabb_aabb`], [`kdop_kdop`], [`obb_obb`], [`obb_obb_face_axes`], [`obb_obb_2d`], [`capsule_capsule`], [`capsule_ball`], [`capsule_aabb`], [`capsule_obb`] |
 //! | frustum | [`frustum_ball`], [`frustum_aabb`], [`frustum_obb`] |
 //! | lines | [`line_line_2d`], [`segment_segment_2d`], [`segments_intersect_2d`], [`line_line_closest_3d`] |
 //! | 2D polygons | [`polygons_overlap_2d`], [`point_in_polygon`], [`crossings_test`] |
-//! | closest points | [`closest_point_on_segment`], [`closest_point_between`], [`closest_point_on_triangle`], [`closest_point_on_aabb`], [`closest_point_on_obb`], [`closest_point_on_plane`], [`closest_points_segment_segment`], [`closest_points_between_segments`], [`closest_points_segment_aabb`], [`closest_points_segment_triangle`], [`closest_points_triangle_triangle`] |
+//! | closest points | [`closest_point_on_segment`], [`closest_point_between`], [`closest_point_on_triangle`], [`closest_point_on_aabb`], [`closest_point_on_obb`], [`closest_point_on_plane`], [`closest_points_segment_segment`], [`closest_points_between_segments`], [`closest_points_segment_aabb`], [`segment_aabb_distance_squared`], [`closest_points_segment_triangle`], [`closest_points_triangle_triangle`] |
 
 mod bounding_volume;
 mod directions;

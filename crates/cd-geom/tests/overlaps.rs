@@ -199,6 +199,48 @@ fn bounding_volume_pairs() {
     assert!(!capsule_aabb(&seg_cap(2.44), &b));
     // A capsule passing through the box: distance 0.
     assert!(capsule_aabb(&Capsule::new(p3(-5.0, 0.0, 0.0), p3(5.0, 0.0, 0.0), 0.0).unwrap(), &b));
+    // Capsule/OBB: the unit box turned 45° about z has its edge x = √2 (at y = 0) along z. A
+    // vertical capsule at x = √2 + 0.5 touches it with radius 0.5.
+    let turned = Obb::from_rotation(
+        p3(0.0, 0.0, 0.0),
+        UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4),
+        v3(1.0, 1.0, 1.0),
+    )
+    .unwrap();
+    let x = 2f64.sqrt() + 0.5;
+    let upright = |r: f64| Capsule::new(p3(x, 0.0, -3.0), p3(x, 0.0, 3.0), r).unwrap();
+    assert!(capsule_obb(&upright(0.5 + 1e-12), &turned));
+    assert!(!capsule_obb(&upright(0.5 - 1e-9), &turned));
+    // The same capsule laid along y above the box's top face z = 1, 0.25 up: parallel to the
+    // face, its distance is 0.25 wherever it crosses the face.
+    let lying = |r: f64| Capsule::new(p3(0.2, -5.0, 1.25), p3(0.2, 5.0, 1.25), r).unwrap();
+    assert!(capsule_obb(&lying(0.25), &turned));
+    assert!(!capsule_obb(&lying(0.2499), &turned));
+    // A point capsule (a ball) 0.5 from the top face, and one deep inside.
+    let ball_like = |z: f64, r: f64| Capsule::new(p3(0.0, 0.0, z), p3(0.0, 0.0, z), r).unwrap();
+    assert!(capsule_obb(&ball_like(1.5, 0.5), &turned));
+    assert!(!capsule_obb(&ball_like(1.5, 0.49), &turned));
+    assert!(capsule_obb(&ball_like(0.0, 0.0), &turned));
+    // The corner capsule of the AABB case above, through the sort-free distance: √6.
+    let d2 = segment_aabb_distance_squared(&seg_cap(0.0).segment(), &b);
+    assert!((d2 - 6.0).abs() < 1e-12, "{d2}");
+    // Far from the origin in f32: a box at 10⁶ and a capsule 0.5 beside its face.
+    let far = Obb::from_rotation(
+        Point3::new(1.0e6f32, 1.0e6, 0.0),
+        UnitQuaternion::identity(),
+        Vector3::new(1.0f32, 1.0, 1.0),
+    )
+    .unwrap();
+    let beside = |r: f32| {
+        Capsule::new(
+            Point3::new(1.0e6f32 + 1.5, 1.0e6 - 4.0, 0.0),
+            Point3::new(1.0e6f32 + 1.5, 1.0e6 + 4.0, 0.0),
+            r,
+        )
+        .unwrap()
+    };
+    assert!(capsule_obb(&beside(0.55), &far));
+    assert!(!capsule_obb(&beside(0.45), &far));
     // 2D circle/AABB.
     let circle = Ball::new(p2(2.0, 0.5), 1.0).unwrap();
     assert!(ball_aabb(&circle, &Aabb::new(p2(-1.0, -1.0), p2(1.0, 1.0)).unwrap()));

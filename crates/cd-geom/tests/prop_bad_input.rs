@@ -176,7 +176,8 @@ fn exercise<T: Real>(v: &[f64]) {
     );
     let _ = (aabb_aabb(&aabb, &aabb2), obb_obb(&obb, &Obb::from_aabb(&aabb2)), obb_obb_face_axes(&obb, &obb));
     if let Ok(c) = &cap {
-        let _ = (capsule_capsule(c, c), capsule_ball(c, &ball), capsule_aabb(c, &aabb));
+        let _ = (capsule_capsule(c, c), capsule_ball(c, &ball), capsule_aabb(c, &aabb), capsule_obb(c, &obb));
+        assert!(segment_aabb_distance_squared(&c.segment(), &aabb).is_finite());
         assert!(finite_p(&c.support(&vec3(1))));
     }
     if let (Ok(a), Ok(b)) = (&dop, &dop_raw) {

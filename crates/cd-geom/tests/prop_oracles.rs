@@ -197,6 +197,41 @@ proptest! {
         prop_assert!(bx.contains_point(&c.b));
     }
 
+    /// The sort-free segment/box distance equals the piecewise minimization of
+    /// `closest_points_segment_aabb` (an independent route to the same minimum), and
+    /// capsule/OBB equals sampling of the exact box SDF along the segment in world space.
+    #[test]
+    fn segment_box_distance_matches_piecewise_and_sampling(a0 in point(), a1 in point(), r in 0.0..3.0f64, bx in aabb(), ob in obb(), flat in 0usize..4) {
+        // Some segments parallel to an axis (`flat` < 3 zeroes one component of the delta),
+        // where a breakpoint pair is missing.
+        let a1 = if flat < 3 { let mut q = a1; q[flat] = a0[flat]; q } else { a1 };
+        let seg = Segment::new(a0, a1).unwrap();
+        let d2 = segment_aabb_distance_squared(&seg, &bx);
+        let (c, _) = closest_points_segment_aabb(&seg, &bx);
+        prop_assert!((d2.sqrt() - c.distance()).abs() <= 1e-9 * (1.0 + c.distance()), "{} vs {}", d2.sqrt(), c.distance());
+        let n = 400;
+        let step = seg.length() / n as f64;
+        let sampled = (0..=n).map(|i| {
+            let p = ob.to_local(&seg.at(i as f64 / n as f64));
+            sd_box(&p, &Point3::origin(), ob.half_extents()).max(0.0)
+        }).fold(f64::INFINITY, f64::min);
+        let cap = Capsule::new(a0, a1, r).unwrap();
+        // The distance is 1-Lipschitz along the segment: the sampled minimum is within half a
+        // step above the truth.
+        if sampled - step / 2.0 > r + 1e-9 {
+            prop_assert!(!capsule_obb(&cap, &ob), "sampled {} r {}", sampled, r);
+        }
+        if sampled < r - 1e-9 {
+            prop_assert!(capsule_obb(&cap, &ob), "sampled {} r {}", sampled, r);
+        }
+        // f32 agrees away from tangency.
+        if (sampled - r).abs() > 1e-3 * (1.0 + sampled) + step {
+            let cap32 = Capsule::new(a0.cast::<f32>(), a1.cast::<f32>(), r as f32).unwrap();
+            let ob32 = Obb::new(ob.center().cast::<f32>(), ob.axes().cast::<f32>(), ob.half_extents().cast::<f32>()).unwrap();
+            prop_assert_eq!(capsule_obb(&cap32, &ob32), capsule_obb(&cap, &ob));
+        }
+    }
+
     /// Closest point on a triangle against a barycentric grid (2D and 3D).
     #[test]
     fn closest_point_on_triangle_matches_sampling(t in triangle(), p in point()) {
