@@ -224,6 +224,12 @@ fn bounding_volume_pairs() {
     // The corner capsule of the AABB case above, through the sort-free distance: √6.
     let d2 = segment_aabb_distance_squared(&seg_cap(0.0).segment(), &b);
     assert!((d2 - 6.0).abs() < 1e-12, "{d2}");
+    // Fuzz finding 70: a segment 10⁷⁵ long through a slab 10⁷⁵ wide and 2 thick crosses it
+    // inside one ulp of its parameter; it still crosses it (distance 0, not 10⁵⁹).
+    let slab = Aabb::new(p3(-1e75, -1e75, -1.0), p3(1e75, 1e75, 1.0)).unwrap();
+    let through = Segment::new(p3(3e74, 5e74, -9e74), p3(-2e74, 1e74, 7e74)).unwrap();
+    assert_eq!(segment_aabb_distance_squared(&through, &slab), 0.0);
+    assert!(capsule_aabb(&Capsule::new(p3(3e74, 5e74, -9e74), p3(-2e74, 1e74, 7e74), 0.0).unwrap(), &slab));
     // Far from the origin in f32: a box at 10⁶ and a capsule 0.5 beside its face.
     let far = Obb::from_rotation(
         Point3::new(1.0e6f32, 1.0e6, 0.0),

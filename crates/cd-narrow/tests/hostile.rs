@@ -54,6 +54,15 @@ proptest! {
     }
 }
 
+/// Fuzz finding 70 (FUZZING.md): a capsule of radius 5.8 whose core runs 10⁷⁵ through a box
+/// 10⁷⁵ wide and 13 thick. The new box/capsule boolean evaluated the segment at every
+/// representable parameter 10⁵⁹ outside the thin slab (it crosses it inside one ulp of `t`)
+/// and called the pair apart, where GJK + EPA found it 3.7·10⁷⁴ deep.
+#[test]
+fn regression_capsule_through_a_slab_thinner_than_its_rounding() {
+    exercise::run(&[5.8038330078125, 1e75, 1e75, 1e75, -6.43524169921875]);
+}
+
 /// Fuzz finding 62 (FUZZING.md): a capsule of radius 0.61 beside a flat box 10⁻³ across, in
 /// `f32`: GJK's second vertex turned the closest point while shortening it by less than an
 /// `f32` ulp, its progress test (in `f32`) called that a stall, and the stall was accepted as
