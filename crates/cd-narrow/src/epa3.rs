@@ -108,7 +108,18 @@ const NO_LINK: Link = Link { face: u32::MAX, edge: 0 };
 
 impl<T: Real, const D: usize> Polytope<T, D> {
     fn add_face(&mut self, v: [u32; 3]) -> u32 {
-        let w = |i: usize| self.verts[v[i] as usize].w;
+        let face = Self::face(&self.verts, v);
+        self.open.push(face.dist);
+        self.faces.push(face);
+        (self.faces.len() - 1) as u32
+    }
+
+    /// The face through vertices `v`, unlinked: its outward unit normal from the two shortest
+    /// edges, and its plane's distance (zero normal and infinite distance for a face of zero
+    /// area, which is then never open).
+    #[inline(always)]
+    fn face(verts: &[SimplexVertex<T, D>], v: [u32; 3]) -> Face<T, D> {
+        let w = |i: usize| verts[v[i] as usize].w;
         let (e1, e2) = shortest_edges(&w(0), &w(1), &w(2));
         let n = cross(&e1, &e2);
         let len = n.norm();
@@ -118,9 +129,10 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         } else {
             (Vector::zeros(), T::infinity())
         };
-        self.faces.push(Face { v, adj: [NO_LINK; 3], normal, dist, alive: true });
-        self.open.push(if dist.is_finite() { dist } else { T::infinity() });
-        (self.faces.len() - 1) as u32
+        // A finite normal over a huge edge can still give an infinite or NaN distance: not
+        // open either.
+        let dist = if dist.is_finite() { dist } else { T::infinity() };
+        Face { v, adj: [NO_LINK; 3], normal, dist, alive: true }
     }
 
     /// Removes face `f` from the polytope (it stays in the list, dead).
@@ -211,12 +223,25 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             }
         }
         let first_new = self.faces.len();
-        for &l in horizon.iter() {
-            let hf = self.faces[l.face as usize];
-            let (a, b) = (hf.v[l.edge as usize], hf.v[(l.edge as usize + 1) % 3]);
-            let nf = self.add_face([b, a, wi]);
-            self.faces[nf as usize].adj[0] = l;
-            self.faces[l.face as usize].adj[l.edge as usize] = Link { face: nf, edge: 0 };
+        // The fan's faces, each linked across its rim edge to the horizon face (only the
+        // horizon face's vertices read, not the whole face copied); their open distances in
+        // one `extend`; then the horizon faces linked back to them.
+        let Polytope { verts, faces, open, .. } = self;
+        let rim = |l: &Link, faces: &[Face<T, D>]| {
+            let v = faces[l.face as usize].v;
+            let e = l.edge as usize;
+            (v[e], v[if e == 2 { 0 } else { e + 1 }])
+        };
+        faces.reserve(horizon.len());
+        for l in horizon.iter() {
+            let (a, b) = rim(l, faces);
+            let mut face = Self::face(verts, [b, a, wi]);
+            face.adj[0] = *l;
+            faces.push(face);
+        }
+        open.extend(faces[first_new..].iter().map(|f| f.dist));
+        for (k, l) in horizon.iter().enumerate() {
+            faces[l.face as usize].adj[l.edge as usize] = Link { face: (first_new + k) as u32, edge: 0 };
         }
         // New face (b, a, w): its edge 1 (a → w) meets the new face whose edge 2 is (w → a),
         // the one whose first vertex is a. Each rim vertex must start exactly one new face,
