@@ -74,5 +74,24 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(bx) = Aabb::new(p(d).inf(&p(e)), p(d).sup(&p(e))) {
         let _ = triangle_aabb(&t1, &bx);
+        capsule_box_tests(p(a), p(b), r, &bx);
     }
 });
+
+/// The capsule/box booleans and the sort-free segment/box distance: finite, and within the
+/// coordinates' rounding of the piecewise distance (an independent minimization).
+fn capsule_box_tests(a: Point3<f32>, b: Point3<f32>, r: f32, bx: &Aabb<f32, 3>) {
+    let Ok(cap) = Capsule::new(a, b, r.abs()) else { return };
+    let d2 = segment_aabb_distance_squared(&cap.segment(), bx);
+    assert!(d2.is_finite() && d2 >= 0.0, "{d2}");
+    let (cp, _) = closest_points_segment_aabb(&cap.segment(), bx);
+    let scale = [a.coords, b.coords, bx.min().coords, bx.max().coords].iter().fold(1.0f32, |m, v| m.max(v.amax()));
+    // Both in f32: each is the distance at a parameter it chose, off by the rounding of the
+    // coordinates (a few ulps of `scale`); compared in f64 so the squares cannot overflow.
+    let (got, piecewise) = ((d2 as f64).sqrt(), cp.distance() as f64);
+    assert!((got - piecewise).abs() <= 1e-5 * scale as f64, "{got} vs {piecewise} at scale {scale}");
+    let _ = capsule_aabb(&cap, bx);
+    if let Ok(obb) = Obb::new(bx.center(), nalgebra::Matrix3::identity(), bx.half_extents()) {
+        let _ = capsule_obb(&cap, &obb);
+    }
+}
