@@ -388,7 +388,10 @@ pub fn contact<T: Real>(
     dispatch_contact(a, b, prediction, cache)
 }
 
-/// [`contact`] for every pair, with a valid prediction.
+/// [`contact`] for every pair, with a valid prediction. Never inlined: inlined into
+/// [`contact`], it made that function too large to inline in turn, and the ball pairs paid its
+/// frame (six saved registers, half a kilobyte of stack) on every call.
+#[inline(never)]
 fn dispatch_contact<T: Real>(
     a: Shape<'_, T>,
     b: Shape<'_, T>,
