@@ -29,6 +29,10 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug + Send + Sync + 's
     /// move-mask (SSE's `cmpps` and `movmskps` on x86-64), which the compiler does not make of
     /// four scalar comparisons on its own.
     fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32;
+    /// Each lane clamped to `[0, top]` and truncated toward zero (NaN gives 0), for `top` below
+    /// 2³¹: four bin indices from one packed clamp and conversion (SSE's `maxps`, `minps` and
+    /// `cvttps2dq` for `f32`) instead of a saturating scalar conversion per lane.
+    fn truncate_clamped4(a: [Self; 4], top: Self) -> [i32; 4];
 }
 
 impl Real for f32 {
@@ -60,6 +64,13 @@ impl Real for f32 {
     fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32 {
         wide::f32x4::from(a).simd_gt(wide::f32x4::from(b)).to_bitmask()
     }
+    #[inline(always)]
+    fn truncate_clamped4(a: [Self; 4], top: Self) -> [i32; 4] {
+        use wide::f32x4;
+        // `fast_max(a, 0)` is SSE's `maxps`, which answers its second operand (0) for a NaN
+        // lane; after it every lane is a number in [0, top], where the plain conversion is exact.
+        f32x4::from(a).fast_max(f32x4::ZERO).fast_min(f32x4::splat(top)).fast_trunc_int().to_array()
+    }
 }
 
 impl Real for f64 {
@@ -90,6 +101,13 @@ impl Real for f64 {
     #[inline(always)]
     fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32 {
         wide::f64x4::from(a).simd_gt(wide::f64x4::from(b)).to_bitmask()
+    }
+    #[inline(always)]
+    fn truncate_clamped4(a: [Self; 4], top: Self) -> [i32; 4] {
+        a.map(|x| {
+            let x = if x > 0.0 { x } else { 0.0 }; // NaN fails the comparison: 0
+            (if x < top { x } else { top }) as i32
+        })
     }
 }
 
@@ -188,5 +206,46 @@ mod tests {
             let other: Vec<f64> = b.iter().map(|&x| x as f64).collect();
             assert_eq!(gt_mask(&wide, &other), expected, "{len} lanes in f64");
         }
+    }
+    /// The packed clamp and truncation equals the scalar rule lane by lane: NaN and negatives
+    /// give 0, values above `top` give `top`, the rest truncate toward zero.
+    #[test]
+    fn truncate_clamped4_equals_the_scalar_rule() {
+        fn check<T: Real>() {
+            let nan = T::zero() / T::zero();
+            let top = T::lit(15.0);
+            let values = [
+                -T::infinity(),
+                T::lit(-3.5),
+                T::lit(-0.5),
+                -T::zero(),
+                T::lit(0.25),
+                T::lit(1.0),
+                T::lit(14.999),
+                T::lit(15.0),
+                T::lit(15.5),
+                T::lit(3e9),
+                T::infinity(),
+                nan,
+            ];
+            let scalar = |x: T| {
+                if x.partial_cmp(&T::zero()) != Some(core::cmp::Ordering::Greater) {
+                    0
+                } else if x >= top {
+                    15
+                } else {
+                    x.to_f64() as i32
+                }
+            };
+            for a in values {
+                for b in values {
+                    let four = [a, b, values[(values.len() - 1) / 2], nan];
+                    let expected = four.map(scalar);
+                    assert_eq!(T::truncate_clamped4(four, top), expected, "{four:?}");
+                }
+            }
+        }
+        check::<f32>();
+        check::<f64>();
     }
 }

@@ -161,15 +161,6 @@ impl<T: Real, const D: usize> Grid<T, D> {
         });
         Grid { origin, scale, bins, widest }
     }
-
-    /// The bin of a reference on `axis`.
-    #[inline(always)]
-    fn bin(&self, r: &PrimRef<T, D>, axis: usize) -> usize {
-        let k = ((r.lo[axis] + r.hi[axis] - self.origin[axis]) * self.scale[axis]).to_f64();
-        // `as i32` saturates (and is a single conversion instruction plus a fix-up, unlike a
-        // float-to-usize cast); rounding at the top edge lands in the last bin.
-        (k as i32 as usize).min(self.bins - 1)
-    }
 }
 
 /// Drops every reference's box into its bin on every axis (an axis without extent puts all of
@@ -185,10 +176,19 @@ fn fill_bins<T: Real, const D: usize>(
 ) {
     let nb = grid.bins;
     let (boxes, counts) = (&mut boxes[..D * nb], &mut counts[..D * nb]);
+    // The binned coordinates of all axes at once, from the box's lanes (`lo − (−hi)` is the
+    // doubled centroid), clamped and truncated together: one packed conversion per reference
+    // instead of a saturating scalar one per axis (which went through `f64`).
+    let (mut origin, mut scale) = ([T::zero(); HI], [T::zero(); HI]);
+    origin[..D].copy_from_slice(&grid.origin);
+    scale[..D].copy_from_slice(&grid.scale);
+    let top = T::lit((nb - 1) as f64);
     for r in refs {
         let v = lanes_of(&r.lo, &r.hi);
+        let key: [T; HI] = core::array::from_fn(|i| (v[i] - v[HI + i] - origin[i]) * scale[i]);
+        let bin = T::truncate_clamped4(key, top);
         for axis in 0..D {
-            let slot = axis * nb + grid.bin(r, axis);
+            let slot = axis * nb + bin[axis] as usize;
             grow(&mut boxes[slot], &v);
             counts[slot] += weight;
         }
