@@ -187,8 +187,8 @@ fn fill_bins<T: Real, const D: usize>(
         let v = lanes_of(&r.lo, &r.hi);
         let key: [T; HI] = core::array::from_fn(|i| (v[i] - v[HI + i] - origin[i]) * scale[i]);
         let bin = T::truncate_clamped4(key, top);
-        for axis in 0..D {
-            let slot = axis * nb + bin[axis] as usize;
+        for (axis, &k) in bin.iter().enumerate().take(D) {
+            let slot = axis * nb + k as usize;
             grow(&mut boxes[slot], &v);
             counts[slot] += weight;
         }
