@@ -1,6 +1,6 @@
 //! [`Bvh`]: a binary bounding-volume hierarchy, generic over the volume type, stored flat.
 
-use crate::build::{build_topology, prim_refs, BuildConfig, Topology};
+use crate::build::{build_topology, max_point, min_point, prim_refs, BuildConfig, PrimRef, Topology};
 use crate::error::{MidError, MidResult};
 use crate::node::{BvhNode, Node};
 use crate::primitives::Primitives;
@@ -56,8 +56,8 @@ impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> Bvh<T, D, B> {
         Bvh::from_topology(topology, prims)
     }
 
-    fn from_topology<P: Primitives<T, D> + ?Sized>(topology: Topology, prims: &P) -> MidResult<Self> {
-        let Topology { nodes: topo, order } = topology;
+    fn from_topology<P: Primitives<T, D> + ?Sized>(topology: Topology<T, D>, prims: &P) -> MidResult<Self> {
+        let Topology { nodes: topo, order, ordered } = topology;
         let mut nodes: Vec<Node<B>> = Vec::with_capacity(topo.len());
         // Placeholder volumes are overwritten by the refit below; fit the root's first
         // primitive so no value is ever uninitialised.
@@ -71,8 +71,44 @@ impl<T: Real, const D: usize, B: HierarchyVolume<T, D>> Bvh<T, D, B> {
             count: t.count,
         }));
         let mut bvh = Bvh { nodes, order, _scalar: PhantomData };
-        bvh.fit_volumes(prims, &mut scratch)?;
+        if !bvh.fit_boxes(&ordered) {
+            bvh.fit_volumes(prims, &mut scratch)?;
+        }
         Ok(bvh)
+    }
+
+    /// Fits every volume from the builder's references, in the hierarchy's order, when the
+    /// volume type holds boxes exactly ([`HierarchyVolume::from_box`]): a leaf is the union of
+    /// its references' boxes (the boxes of its primitives, as the builder measured them), a
+    /// parent the merge of its children, as [`fit_volumes`](Self::fit_volumes) would give for
+    /// primitives whose box is that of their points (every `Primitives` of this crate). A
+    /// sequential read of the references in place of a gather of every primitive's points.
+    /// `false` (nothing done) when the references are not those of the order or the type is
+    /// not a box merged exactly.
+    fn fit_boxes(&mut self, ordered: &[PrimRef<T, D>]) -> bool {
+        let in_order =
+            ordered.len() == self.order.len() && ordered.iter().zip(&self.order).all(|(r, &p)| r.index == p);
+        if !in_order || B::FIT_PARENTS_TO_POINTS || B::from_box(&ordered[0].lo, &ordered[0].hi).is_none() {
+            return false;
+        }
+        for i in (0..self.nodes.len()).rev() {
+            let node = self.nodes[i];
+            let volume = if node.first_child == 0 {
+                let refs = &ordered[node.primitives()];
+                let (lo, hi) = refs[1..].iter().fold((refs[0].lo, refs[0].hi), |(lo, hi), r| {
+                    (min_point(&lo, &r.lo), max_point(&hi, &r.hi))
+                });
+                match B::from_box(&lo, &hi) {
+                    Some(v) => v,
+                    None => return false,
+                }
+            } else {
+                let c = node.first_child as usize;
+                self.nodes[c].volume.merged(&self.nodes[c + 1].volume)
+            };
+            self.nodes[i].volume = volume;
+        }
+        true
     }
 
     /// Recomputes every volume in reverse array order: leaves from their primitives, parents

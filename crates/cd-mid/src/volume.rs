@@ -98,6 +98,15 @@ pub trait HierarchyVolume<T: Real, const D: usize>:
     /// A volume containing every point (padded against rounding).
     fn fit(points: &[Point<T, D>]) -> GeomResult<Self>;
 
+    /// The box `[lo, hi]` itself, for a type that holds a box exactly (AABBs): a build then fits
+    /// each leaf to its primitives' boxes, which it already has in the leaf's order, instead of
+    /// gathering their points again. `None` (the default) for every other type, whose leaves
+    /// are fitted to the points.
+    fn from_box(lo: &Point<T, D>, hi: &Point<T, D>) -> Option<Self> {
+        let _ = (lo, hi);
+        None
+    }
+
     /// Does this volume overlap `other` after `other` is carried by `motion` into this volume's
     /// frame? Conservative.
     fn overlaps_moved(&self, other: &Self, motion: &Motion<T, D>) -> bool;
@@ -159,6 +168,11 @@ impl<T: Real, const D: usize> HierarchyVolume<T, D> for Aabb<T, D> {
     fn fit(points: &[Point<T, D>]) -> GeomResult<Self> {
         // Min/max are exact: no padding needed.
         Aabb::from_points(points)
+    }
+
+    #[inline]
+    fn from_box(lo: &Point<T, D>, hi: &Point<T, D>) -> Option<Self> {
+        Aabb::new(*lo, *hi).ok()
     }
 
     #[inline]

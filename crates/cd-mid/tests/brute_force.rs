@@ -326,6 +326,45 @@ fn distances_equal_brute_force() {
     for_each_volume!(check_distances(&env, &rob, &cases, &points));
 }
 
+/// A build fits box volumes from the primitives' boxes it already holds (not from their
+/// points, as a refit does): for every builder and every primitive type of the crate the two
+/// give the same box at every node, in `f64` and `f32`.
+#[test]
+fn built_boxes_equal_boxes_refitted_to_the_points() {
+    use cd_mid::{Bvh, BvhNode};
+    fn check<T: cd_geom::Real, P: cd_mid::Primitives<T, 3> + ?Sized>(prims: &P, label: &str) {
+        for config in configs() {
+            let built: Bvh<T, 3, Aabb<T, 3>> = Bvh::build(prims, &config).unwrap();
+            let mut refitted = built.clone();
+            refitted.refit(prims).unwrap();
+            for (k, (a, b)) in built.nodes().iter().zip(refitted.nodes()).enumerate() {
+                assert_eq!(a.volume(), b.volume(), "{label}, {:?}, node {k}", config.builder);
+            }
+        }
+    }
+    let mut rng = Rng(41);
+    let soup = soup(&mut rng, 300, 10.0, 0.5);
+    check(&soup, "soup");
+    check(&bunny(), "bunny");
+    let triangles: Vec<Triangle<f64, 3>> = (0..soup.len()).map(|i| soup.triangle(i)).collect();
+    check(triangles.as_slice(), "triangles");
+    let balls: Vec<Ball<f64, 3>> =
+        (0..200).map(|_| Ball::new(rng.point(5.0), 0.01 + rng.point(0.2).x.abs()).unwrap()).collect();
+    check(balls.as_slice(), "balls");
+    let boxes: Vec<Aabb<f64, 3>> = triangles.iter().map(tri_aabb).collect();
+    check(boxes.as_slice(), "boxes");
+    let points: Vec<Point3<f64>> = (0..200).map(|_| rng.point(3.0)).collect();
+    check(points.as_slice(), "points");
+    let narrow: Vec<Triangle<f32, 3>> = triangles
+        .iter()
+        .map(|t| {
+            let f = |p: &Point3<f64>| p.map(|x| x as f32);
+            Triangle::new(f(t.a()), f(t.b()), f(t.c())).unwrap()
+        })
+        .collect();
+    check(narrow.as_slice(), "f32 triangles");
+}
+
 #[test]
 fn refit_after_deformation_equals_rebuild_and_brute_force() {
     let bunny = bunny();

@@ -99,7 +99,7 @@ pub(crate) fn build<T: Real, const D: usize>(
     refs: Vec<PrimRef<T, D>>,
     leaf_size: usize,
     parallel: bool,
-) -> Topology {
+) -> Topology<T, D> {
     let (sorted, codes) = morton_order(&refs);
     #[cfg(feature = "rayon")]
     if parallel {

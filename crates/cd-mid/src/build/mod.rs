@@ -192,9 +192,13 @@ pub(crate) struct TopoNode {
 /// A tree's shape: nodes in an order where a parent precedes its children, and the primitive
 /// order the nodes' ranges index.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Topology {
+pub(crate) struct Topology<T: Real, const D: usize> {
     pub nodes: Vec<TopoNode>,
     pub order: Vec<u32>,
+    /// The primitives' references in `order`'s order, boxes included, where the builder kept
+    /// them (the top-down builders partition them in place); empty otherwise. Box volumes are
+    /// fitted from them without reading the primitives again.
+    pub ordered: Vec<PrimRef<T, D>>,
 }
 
 /// The primitives' boxes, validated.
@@ -221,7 +225,7 @@ pub(crate) fn build_topology<T: Real, const D: usize, P: Primitives<T, D> + ?Siz
     prims: &P,
     refs: Vec<PrimRef<T, D>>,
     config: &BuildConfig,
-) -> MidResult<Topology> {
+) -> MidResult<Topology<T, D>> {
     config.validate::<D>()?;
     Ok(match config.builder {
         #[cfg(feature = "rayon")]

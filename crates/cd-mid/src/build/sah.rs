@@ -96,7 +96,7 @@ pub(crate) fn build<T: Real, const D: usize>(
     refs: Vec<PrimRef<T, D>>,
     config: &BuildConfig,
     cost: Cost,
-) -> Topology {
+) -> Topology<T, D> {
     let bins = config.bins;
     #[cfg(feature = "rayon")]
     if config.parallel {
@@ -359,7 +359,7 @@ mod tests {
 
     /// The SAH cost of a topology over `refs` (indexed by `PrimRef::index`): every node's box
     /// area relative to the root's, leaves weighted by their primitive count.
-    fn sah_cost(topology: &Topology, refs: &[PrimRef<f64, 3>]) -> f64 {
+    fn sah_cost(topology: &Topology<f64, 3>, refs: &[PrimRef<f64, 3>]) -> f64 {
         let area = |node: &super::super::TopoNode| {
             let range = node.start as usize..(node.start + node.count) as usize;
             let mut it = topology.order[range].iter().map(|&i| &refs[i as usize]);

@@ -16,9 +16,9 @@ pub(crate) fn build<T: Real, const D: usize>(
     mut refs: Vec<PrimRef<T, D>>,
     leaf_size: usize,
     split: &mut dyn FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
-) -> Topology {
+) -> Topology<T, D> {
     let nodes = build_nodes(&mut refs, 0, leaf_size, split);
-    Topology { nodes, order: refs.iter().map(|r| r.index).collect() }
+    Topology { nodes, order: refs.iter().map(|r| r.index).collect(), ordered: refs }
 }
 
 /// The serial driver over a slice whose first reference sits at position `base` of the whole
@@ -71,14 +71,14 @@ pub(crate) fn build_parallel<T, const D: usize, F, S>(
     mut refs: Vec<PrimRef<T, D>>,
     leaf_size: usize,
     make_split: &F,
-) -> Topology
+) -> Topology<T, D>
 where
     T: Real,
     F: Fn() -> S + Sync,
     S: FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
 {
     let nodes = subtree(&mut refs, 0, leaf_size, make_split, 0);
-    Topology { nodes, order: refs.iter().map(|r| r.index).collect() }
+    Topology { nodes, order: refs.iter().map(|r| r.index).collect(), ordered: refs }
 }
 
 #[cfg(feature = "rayon")]

@@ -55,9 +55,13 @@ impl<T: Real, const D: usize> BinaryTree<T, D> {
 
     /// The flat layout: subtrees of at most `leaf_size` primitives become leaves, every other
     /// node an interior node whose two children sit side by side after it.
-    pub fn flatten(&self, leaf_size: usize) -> Topology {
+    pub fn flatten(&self, leaf_size: usize) -> Topology<T, D> {
         let root = &self.nodes[self.root as usize];
-        let mut out = Topology { nodes: Vec::with_capacity(2 * root.count as usize), order: Vec::new() };
+        let mut out = Topology {
+            nodes: Vec::with_capacity(2 * root.count as usize),
+            order: Vec::new(),
+            ordered: Vec::new(),
+        };
         out.order.reserve(root.count as usize);
         out.nodes.push(TopoNode { first_child: 0, start: 0, count: root.count });
         // Depth-first, left before right: when a node is popped, every primitive before its
