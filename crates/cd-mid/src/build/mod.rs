@@ -212,12 +212,14 @@ pub(crate) fn prim_refs<T: Real, const D: usize, P: Primitives<T, D> + ?Sized>(
     if n > u32::MAX as usize / 2 {
         return Err(MidError::TooManyPrimitives);
     }
-    (0..n)
-        .map(|i| {
-            let b = prims.aabb(i)?;
-            Ok(PrimRef { lo: *b.min(), hi: *b.max(), index: i as u32 })
-        })
-        .collect()
+    // Sized up front: collecting the `Result`s directly gave the vector no size hint, so it
+    // grew by doubling and copied itself over (several megabytes on a large mesh).
+    let mut refs = Vec::with_capacity(n);
+    for i in 0..n {
+        let b = prims.aabb(i)?;
+        refs.push(PrimRef { lo: *b.min(), hi: *b.max(), index: i as u32 });
+    }
+    Ok(refs)
 }
 
 /// Builds the topology with the configured algorithm.
