@@ -204,20 +204,31 @@ fn clear_bins<T: Real, const D: usize>(grid: &Grid<T, D>, boxes: &mut [Lanes<T>]
 /// The references with the smallest and the largest centroid on each axis (first of ties).
 /// A sample would usually miss a lone reference far from the others, and its cut would then
 /// leave it in a crowd's node, stretching every box down to where it is finally split off.
+///
+/// Written lane-wise over four fixed lanes (the axes) with selects, so the compiler keeps the
+/// running extremes and their positions in packed registers: a compare and two selects per
+/// side and reference instead of two branches per axis (79 → 65 M instructions over the 235k
+/// bunny's build). Out of line: it runs once per sampled node, and inlined into the split it
+/// made the rest of the split compile worse (+9 M).
+#[inline(never)]
 fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 2 * MAX_DIMENSION] {
-    let mut index = [0usize; 2 * MAX_DIMENSION];
-    let mut lo = [T::infinity(); MAX_DIMENSION];
-    let mut hi = [-T::infinity(); MAX_DIMENSION];
+    let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
+    let (mut lo_at, mut hi_at) = ([0u32; HI], [0u32; HI]);
     for (i, r) in refs.iter().enumerate() {
-        for axis in 0..D {
-            let c = r.lo[axis] + r.hi[axis];
-            if c < lo[axis] {
-                (lo[axis], index[2 * axis]) = (c, i);
-            }
-            if c > hi[axis] {
-                (hi[axis], index[2 * axis + 1]) = (c, i);
-            }
+        let c: [T; HI] =
+            core::array::from_fn(|axis| if axis < D { r.lo[axis] + r.hi[axis] } else { T::zero() });
+        let i = i as u32;
+        for l in 0..HI {
+            let (below, above) = (c[l] < lo[l], c[l] > hi[l]);
+            lo[l] = if below { c[l] } else { lo[l] };
+            lo_at[l] = if below { i } else { lo_at[l] };
+            hi[l] = if above { c[l] } else { hi[l] };
+            hi_at[l] = if above { i } else { hi_at[l] };
         }
+    }
+    let mut index = [0usize; 2 * MAX_DIMENSION];
+    for axis in 0..D {
+        (index[2 * axis], index[2 * axis + 1]) = (lo_at[axis] as usize, hi_at[axis] as usize);
     }
     index
 }
