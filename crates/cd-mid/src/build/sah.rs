@@ -136,15 +136,19 @@ struct Grid<T: Real, const D: usize> {
 impl<T: Real, const D: usize> Grid<T, D> {
     /// The grid of `bins` slices over the references' doubled centroids.
     fn over(refs: &[PrimRef<T, D>], bins: usize) -> Self {
-        let mut bounds = empty::<T>();
+        // Lane-wise over four fixed lanes, as in `extremes`: the bounds stay in two packed
+        // registers (a negated copy in the high lanes of one array compiled to shuffles).
+        let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
         for r in refs {
-            let mut c = [T::zero(); 8];
-            for i in 0..D {
-                let twice = r.lo[i] + r.hi[i];
-                c[i] = twice;
-                c[HI + i] = -twice;
+            let c: [T; HI] = core::array::from_fn(|i| if i < D { r.lo[i] + r.hi[i] } else { T::zero() });
+            for l in 0..HI {
+                lo[l] = if c[l] < lo[l] { c[l] } else { lo[l] };
+                hi[l] = if c[l] > hi[l] { c[l] } else { hi[l] };
             }
-            grow(&mut bounds, &c);
+        }
+        let mut bounds = empty::<T>();
+        for i in 0..D {
+            (bounds[i], bounds[HI + i]) = (lo[i], -hi[i]);
         }
         let origin = core::array::from_fn(|i| bounds[i]);
         let mut widest = T::zero();
