@@ -255,10 +255,33 @@ fn best_cut<T: Real, const D: usize>(
     counts: &[u32],
     right_cost: &mut [T],
 ) -> Option<(usize, usize)> {
-    let nb = grid.bins;
     // Pad of the volume cost, relative to the node's size (half: the grid is over doubled
     // centroids).
     let pad = grid.widest * T::lit(0.5e-3);
+    // One sweep per cost measure, so the measure's choice is not re-made at every bin.
+    match cost {
+        Cost::SurfaceArea => cheapest_cut(grid, total, boxes, counts, right_cost, |v| {
+            lanes_measure::<T, D>(v, Cost::SurfaceArea, pad)
+        }),
+        Cost::Volume => cheapest_cut(grid, total, boxes, counts, right_cost, |v| {
+            lanes_measure::<T, D>(v, Cost::Volume, pad)
+        }),
+    }
+}
+
+/// [`best_cut`] with the cost `measure` of a box's lanes. The sweeps walk the bins as zipped
+/// slices of the row's exact length (no index, so no bounds check per bin).
+#[inline(always)]
+fn cheapest_cut<T: Real, const D: usize>(
+    grid: &Grid<T, D>,
+    total: usize,
+    boxes: &[Lanes<T>],
+    counts: &[u32],
+    right_cost: &mut [T],
+    measure: impl Fn(&Lanes<T>) -> T,
+) -> Option<(usize, usize)> {
+    let nb = grid.bins;
+    let right_cost = &mut right_cost[..nb];
     let mut best: Option<(T, usize, usize)> = None;
     for axis in 0..D {
         if grid.scale[axis] == T::zero() {
@@ -268,22 +291,22 @@ fn best_cut<T: Real, const D: usize>(
         let (row_boxes, row_counts) = (&boxes[row.clone()], &counts[row]);
         // Right-to-left sweep: cost of the right side of a cut before bin k.
         let (mut acc, mut n) = (empty::<T>(), 0u32);
-        for k in (1..nb).rev() {
-            grow(&mut acc, &row_boxes[k]);
-            n += row_counts[k];
-            right_cost[k] =
-                if n == 0 { T::zero() } else { lanes_measure::<T, D>(&acc, cost, pad) * T::lit(n as f64) };
+        for ((b, &c), rc) in row_boxes.iter().zip(row_counts).zip(right_cost.iter_mut()).skip(1).rev() {
+            grow(&mut acc, b);
+            n += c;
+            *rc = if n == 0 { T::zero() } else { measure(&acc) * T::lit(n as f64) };
         }
         let (mut left, mut n) = (empty::<T>(), 0u32);
-        for k in 1..nb {
-            grow(&mut left, &row_boxes[k - 1]);
-            n += row_counts[k - 1];
+        for (k, ((b, &c), &rc)) in row_boxes.iter().zip(row_counts).zip(&right_cost[1..]).enumerate() {
+            // Bin k goes left of the cut before bin k + 1.
+            grow(&mut left, b);
+            n += c;
             if n == 0 || n as usize == total {
                 continue;
             }
-            let c = lanes_measure::<T, D>(&left, cost, pad) * T::lit(n as f64) + right_cost[k];
-            if best.is_none_or(|(b, _, _)| c < b) {
-                best = Some((c, axis, k));
+            let cost = measure(&left) * T::lit(n as f64) + rc;
+            if best.is_none_or(|(b, _, _)| cost < b) {
+                best = Some((cost, axis, k + 1));
             }
         }
     }
