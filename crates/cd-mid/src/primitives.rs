@@ -13,7 +13,10 @@ pub trait Primitives<T: Real, const D: usize> {
     /// Number of primitives.
     fn count(&self) -> usize;
     /// A box containing primitive `i`; an error for a primitive with invalid coordinates
-    /// (builders report it instead of building a hierarchy with NaN in it).
+    /// (builders report it instead of building a hierarchy with NaN in it). A build of a box
+    /// hierarchy fits its leaves to these boxes, a refit to [`points`](Primitives::points):
+    /// when this is the box of those points (as for every implementation in this crate), a
+    /// refit of unmoved primitives reproduces the build exactly.
     fn aabb(&self, i: usize) -> GeomResult<Aabb<T, D>>;
     /// Appends points whose convex hull contains primitive `i`.
     fn points(&self, i: usize, out: &mut Vec<Point<T, D>>);

@@ -523,15 +523,37 @@ fn intersects_dispatched<T: Real>(
 }
 
 /// The signed distance and witness points of `a` and `b` (a contact with unlimited prediction).
+///
+/// Two balls are answered inline, as in [`contact`]; every other pair goes through
+/// the general dispatch, out of line. (Left to the inliner, the whole of `distance` stayed
+/// out of line once `contact` had become small enough to inline into it, and a separated
+/// ball pair paid a call and the copy of its answer through two results: 9.3 → 15 µs per
+/// batch.)
 #[inline]
 pub fn distance<T: Real>(
     a: Shape<'_, T>,
     b: Shape<'_, T>,
     cache: &mut PairCache<T>,
 ) -> Result<Contact<T, 3>, NarrowError> {
+    if let (Shape::Ball(x), Shape::Ball(y)) = (a, b) {
+        if let Some(c) = ball_ball_contact(x, y, T::infinity()) {
+            return Ok(c);
+        }
+    }
+    distance_dispatched(a, b, cache)
+}
+
+/// [`distance`] for every pair, out of line.
+#[inline(never)]
+fn distance_dispatched<T: Real>(
+    a: Shape<'_, T>,
+    b: Shape<'_, T>,
+    cache: &mut PairCache<T>,
+) -> Result<Contact<T, 3>, NarrowError> {
     // Every pair path keeps its contact under an unlimited prediction; should one ever fail
     // to, the caller gets a typed error rather than a panic.
-    contact(a, b, T::infinity(), cache)?.ok_or(NarrowError::Unresolved { a: a.name(), b: b.name() })
+    dispatch_contact(a, b, T::infinity(), cache)?
+        .ok_or_else(|| NarrowError::Unresolved { a: a.name(), b: b.name() })
 }
 
 /// The contact manifold of `a` and `b` (empty when farther apart than `prediction`): box/box,

@@ -57,7 +57,7 @@ fn x_axis<T: Real, const D: usize>() -> Vector<T, D> {
 }
 
 /// Ball/ball. Concentric balls get the normal +x and the degenerate status.
-#[inline]
+#[inline(always)]
 pub fn ball_ball_contact<T: Real, const D: usize>(
     a: &Ball<T, D>,
     b: &Ball<T, D>,
