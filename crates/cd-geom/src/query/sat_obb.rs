@@ -11,17 +11,20 @@ pub fn obb_obb<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>) -> bool {
     let eps = T::epsilon() * T::lit(32.0);
     let ea = a.half_extents();
     let eb = b.half_extents();
-    let r = a.axes().tr_mul(b.axes());
-    let mut abs_r = r.abs();
-    abs_r.add_scalar_mut(eps);
     let t = a.vector_to_local(&(b.center() - a.center()));
-    // A's face axes.
+    // A's face axes, each with its own row of R = Aᵀ B, before the rest of R is formed: a
+    // separated pair is usually told apart by one of them.
+    let row = |i: usize| a.axes().column(i).tr_mul(b.axes());
     for i in 0..3 {
-        let rb = eb[0] * abs_r[(i, 0)] + eb[1] * abs_r[(i, 1)] + eb[2] * abs_r[(i, 2)];
+        let ri = row(i);
+        let rb = eb[0] * (ri[0].abs() + eps) + eb[1] * (ri[1].abs() + eps) + eb[2] * (ri[2].abs() + eps);
         if t[i].abs() > ea[i] + rb {
             return false;
         }
     }
+    let r = a.axes().tr_mul(b.axes());
+    let mut abs_r = r.abs();
+    abs_r.add_scalar_mut(eps);
     // B's face axes.
     for j in 0..3 {
         let ra = ea[0] * abs_r[(0, j)] + ea[1] * abs_r[(1, j)] + ea[2] * abs_r[(2, j)];
