@@ -12,23 +12,24 @@ pub fn obb_obb<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>) -> bool {
     let ea = a.half_extents();
     let eb = b.half_extents();
     let t = a.vector_to_local(&(b.center() - a.center()));
-    // A's face axes, each with its own row of R = Aᵀ B, before the rest of R is formed: a
-    // separated pair is usually told apart by one of them.
-    let row = |i: usize| a.axes().column(i).tr_mul(b.axes());
+    // A's face axes, each with its own row of R = Aᵀ B and of |R| + ε, computed as the axis is
+    // reached: a separated pair is usually told apart by one of them before the rest of R is
+    // needed, and the later axes read the rows already made.
+    let mut r = [[T::zero(); 3]; 3];
+    let mut abs_r = [[T::zero(); 3]; 3];
     for i in 0..3 {
-        let ri = row(i);
-        let rb = eb[0] * (ri[0].abs() + eps) + eb[1] * (ri[1].abs() + eps) + eb[2] * (ri[2].abs() + eps);
+        let row = a.axes().column(i).tr_mul(b.axes());
+        r[i] = [row[0], row[1], row[2]];
+        abs_r[i] = r[i].map(|x| x.abs() + eps);
+        let rb = eb[0] * abs_r[i][0] + eb[1] * abs_r[i][1] + eb[2] * abs_r[i][2];
         if t[i].abs() > ea[i] + rb {
             return false;
         }
     }
-    let r = a.axes().tr_mul(b.axes());
-    let mut abs_r = r.abs();
-    abs_r.add_scalar_mut(eps);
     // B's face axes.
     for j in 0..3 {
-        let ra = ea[0] * abs_r[(0, j)] + ea[1] * abs_r[(1, j)] + ea[2] * abs_r[(2, j)];
-        let tb = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
+        let ra = ea[0] * abs_r[0][j] + ea[1] * abs_r[1][j] + ea[2] * abs_r[2][j];
+        let tb = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
         if tb.abs() > ra + eb[j] {
             return false;
         }
@@ -38,9 +39,9 @@ pub fn obb_obb<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>) -> bool {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let ra = ea[i1] * abs_r[(i2, j)] + ea[i2] * abs_r[(i1, j)];
-            let rb = eb[j1] * abs_r[(i, j2)] + eb[j2] * abs_r[(i, j1)];
-            let d = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
+            let ra = ea[i1] * abs_r[i2][j] + ea[i2] * abs_r[i1][j];
+            let rb = eb[j1] * abs_r[i][j2] + eb[j2] * abs_r[i][j1];
+            let d = t[i2] * r[i1][j] - t[i1] * r[i2][j];
             if d.abs() > ra + rb {
                 return false;
             }
