@@ -89,6 +89,44 @@ impl<T: Real> Frame<T> {
             t: a.vector_to_local(&(b.center() - a.center())),
         }
     }
+
+    /// The frame of two boxes, A's face axes tested as the rows of `R` are formed: a separated
+    /// pair is usually told apart by one of them, before the rest of `R` is needed. Returns the
+    /// first of them (the cached one first, when it is one of A's faces) that separates the
+    /// boxes by more than `prediction`, as [`search`] would; otherwise the whole frame, equal
+    /// entry for entry to [`Frame::direct`]'s (each entry is the same dot product).
+    ///
+    /// Only for a cache that is empty or holds one of A's faces: any other cached axis comes
+    /// first in [`search`] and needs the whole frame.
+    #[inline(always)]
+    fn rows_of_a(
+        a: &Obb<T, 3>,
+        b: &Obb<T, 3>,
+        prediction: T,
+        cache: &mut SatCache,
+    ) -> Result<BoxSat<T>, Self> {
+        let (ea, eb) = (*a.half_extents(), *b.half_extents());
+        let t = a.vector_to_local(&(b.center() - a.center()));
+        let mut rows = [[T::zero(); 3]; 3];
+        let first = cache.axis.map_or(0, usize::from);
+        // The cached face first, then the others in order, as `search` tries them.
+        let order = [[0, 1, 2], [1, 0, 2], [2, 0, 1]][first];
+        for i in order {
+            let row = a.axes().column(i).tr_mul(b.axes());
+            rows[i] = [row[0], row[1], row[2]];
+            let rb = eb[0] * row[0].abs() + eb[1] * row[1].abs() + eb[2] * row[2].abs();
+            let separation = t[i].abs() - ea[i] - rb;
+            if separation > prediction {
+                cache.axis = Some(i as u8);
+                let axis = a.axes().column(i).into_owned();
+                let normal = if t[i] < T::zero() { -axis } else { axis };
+                return Ok(BoxSat { separation, normal, feature: BoxFeature::FaceA(i) });
+            }
+        }
+        let [r0, r1, r2] = rows;
+        let r = nalgebra::Matrix3::new(r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r2[0], r2[1], r2[2]);
+        Err(Frame { ea, eb, r, t })
+    }
 }
 
 impl<S: Real> Frame<S> {
@@ -234,7 +272,14 @@ fn sat_with_preference<T: Real>(
     absolute: T,
 ) -> BoxSat<T> {
     let preference = Preference { prediction, relative, absolute, input_epsilon: T::epsilon() };
-    match search(a, &Frame::direct(a, b), &preference, cache) {
+    let (frame, cache_tested) = match cache.axis {
+        None | Some(0..=2) => match Frame::rows_of_a(a, b, prediction, cache) {
+            Ok(sat) => return sat,
+            Err(frame) => (frame, true),
+        },
+        Some(_) => (Frame::direct(a, b), false),
+    };
+    match search(a, &frame, &preference, cache, cache_tested) {
         Search::Certain(sat) => sat,
         Search::Uncertain(_) => precise_search(a, b, &preference, cache),
     }
@@ -250,7 +295,7 @@ fn precise_search<T: Real>(
     preference: &Preference<T>,
     cache: &mut SatCache,
 ) -> BoxSat<T> {
-    match search(a, &Frame::direct(&a.widened(), &b.widened()), &preference.wide(), cache) {
+    match search(a, &Frame::direct(&a.widened(), &b.widened()), &preference.wide(), cache, false) {
         Search::Certain(sat) | Search::Uncertain(sat) => sat,
     }
 }
@@ -288,11 +333,14 @@ enum Search<T: Real> {
 }
 
 /// One SAT search over the 15 axes of `frame` (A's axes take its answer back to world space).
+/// `cache_tested`: the cached axis is already known not to separate the boxes (see
+/// [`Frame::rows_of_a`]), so it is not tried first again.
 fn search<T: Real, S: Real>(
     a: &Obb<T, 3>,
     frame: &Frame<S>,
     preference: &Preference<S>,
     cache: &mut SatCache,
+    cache_tested: bool,
 ) -> Search<T> {
     let Preference { prediction, relative, absolute, input_epsilon } = *preference;
     let narrow = |x: S| T::lit(x.to_f64());
@@ -301,7 +349,7 @@ fn search<T: Real, S: Real>(
         normal: a.axes() * l.map(narrow),
         feature: BoxFeature::from_index(k),
     };
-    if let Some(k) = cache.axis {
+    if let Some(k) = cache.axis.filter(|_| !cache_tested) {
         if let Some((sep, l)) = frame.axis(k) {
             if sep > prediction {
                 return Search::Certain(answer_along(sep, l, k));
@@ -385,5 +433,79 @@ impl BoxFeature {
     /// The feature as a small integer (0..15), for caches and ids.
     pub fn code(self) -> u8 {
         self.index()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::unit_stream;
+
+    fn random_box<T: Real>(next: &mut impl FnMut() -> f64, spread: f64) -> Obb<T, 3> {
+        let mut at = |lo: f64, hi: f64| lo + (hi - lo) * next();
+        let q = nalgebra::UnitQuaternion::from_euler_angles(at(-3.0, 3.0), at(-1.5, 1.5), at(-3.0, 3.0));
+        let m = q.to_rotation_matrix().into_inner().map(T::lit);
+        let centre = Vector::<T, 3>::new(
+            T::lit(at(-spread, spread)),
+            T::lit(at(-spread, spread)),
+            T::lit(at(-spread, spread)),
+        );
+        let half = Vector::<T, 3>::new(T::lit(at(0.05, 1.0)), T::lit(at(0.05, 1.0)), T::lit(at(0.05, 1.0)));
+        Obb::new(centre.into(), m, half).unwrap()
+    }
+
+    /// The search over the whole frame, as it ran before A's faces were tested row by row.
+    fn whole_frame<T: Real>(a: &Obb<T, 3>, b: &Obb<T, 3>, prediction: T, cache: &mut SatCache) -> BoxSat<T> {
+        let preference =
+            Preference { prediction, relative: T::zero(), absolute: T::zero(), input_epsilon: T::epsilon() };
+        match search(a, &Frame::direct(a, b), &preference, cache, false) {
+            Search::Certain(sat) => sat,
+            Search::Uncertain(_) => precise_search(a, b, &preference, cache),
+        }
+    }
+
+    fn rows_match_the_whole_frame<T: Real>() {
+        let mut next = unit_stream(0x5a7_0bb);
+        let mut early = 0;
+        for n in 0..4000 {
+            let spread = [0.5, 1.5, 3.0][n % 3];
+            let (a, b) = (random_box::<T>(&mut next, spread), random_box::<T>(&mut next, spread));
+            let prediction = T::lit([0.0, 0.1, -0.05][(n / 3) % 3]);
+            for cached in [None, Some(0), Some(1), Some(2), Some(4), Some(7)] {
+                let (mut c1, mut c2) = (SatCache { axis: cached }, SatCache { axis: cached });
+                let got = sat_with_preference(&a, &b, prediction, &mut c1, T::zero(), T::zero());
+                let want = whole_frame(&a, &b, prediction, &mut c2);
+                assert_eq!(got, want, "pair {n}, cache {cached:?}");
+                assert_eq!(c1, c2, "pair {n}, cache {cached:?}");
+                if cached.is_none()
+                    && matches!(got.feature, BoxFeature::FaceA(_))
+                    && got.separation > prediction
+                {
+                    early += 1;
+                }
+            }
+            // The frame built row by row is the direct frame, entry for entry.
+            if let Err(frame) = Frame::rows_of_a(&a, &b, T::lit(f64::INFINITY), &mut SatCache::default()) {
+                let direct = Frame::direct(&a, &b);
+                assert_eq!(
+                    (frame.r, frame.t, frame.ea, frame.eb),
+                    (direct.r, direct.t, direct.ea, direct.eb)
+                );
+            } else {
+                panic!("nothing separates by more than infinity");
+            }
+        }
+        // The early exit was exercised, and not on every pair.
+        assert!(early > 500 && early < 3500, "{early} early exits");
+    }
+
+    #[test]
+    fn rows_of_a_match_the_whole_frame_f64() {
+        rows_match_the_whole_frame::<f64>();
+    }
+
+    #[test]
+    fn rows_of_a_match_the_whole_frame_f32() {
+        rows_match_the_whole_frame::<f32>();
     }
 }
