@@ -79,6 +79,15 @@ struct Frame<S: Real> {
     t: Vector<S, 3>,
 }
 
+/// Separation along A's face normal `i` from B's offset `t_i` along it, A's half extent `ea_i`
+/// and row `i` of `R` (B's axes projected on it): one formula for the whole frame and the rows
+/// formed one at a time ([`Frame::rows_of_a`]), so both give the same value.
+#[inline(always)]
+fn face_a_separation<S: Real>(t_i: S, ea_i: S, eb: &Vector<S, 3>, row: &[S; 3]) -> S {
+    let rb = eb[0] * row[0].abs() + eb[1] * row[1].abs() + eb[2] * row[2].abs();
+    t_i.abs() - ea_i - rb
+}
+
 impl<T: Real> Frame<T> {
     /// The frame of two boxes, in their type, from their axes as they are.
     fn direct(a: &Obb<T, 3>, b: &Obb<T, 3>) -> Self {
@@ -107,15 +116,13 @@ impl<T: Real> Frame<T> {
     ) -> Result<BoxSat<T>, Self> {
         let (ea, eb) = (*a.half_extents(), *b.half_extents());
         let t = a.vector_to_local(&(b.center() - a.center()));
-        let mut rows = [[T::zero(); 3]; 3];
+        let mut rows = [nalgebra::RowVector3::zeros(); 3];
         let first = cache.axis.map_or(0, usize::from);
         // The cached face first, then the others in order, as `search` tries them.
         let order = [[0, 1, 2], [1, 0, 2], [2, 0, 1]][first];
         for i in order {
-            let row = a.axes().column(i).tr_mul(b.axes());
-            rows[i] = [row[0], row[1], row[2]];
-            let rb = eb[0] * row[0].abs() + eb[1] * row[1].abs() + eb[2] * row[2].abs();
-            let separation = t[i].abs() - ea[i] - rb;
+            rows[i] = a.axes().column(i).tr_mul(b.axes());
+            let separation = face_a_separation(t[i], ea[i], &eb, &rows[i].into());
             if separation > prediction {
                 cache.axis = Some(i as u8);
                 let axis = a.axes().column(i).into_owned();
@@ -123,9 +130,7 @@ impl<T: Real> Frame<T> {
                 return Ok(BoxSat { separation, normal, feature: BoxFeature::FaceA(i) });
             }
         }
-        let [r0, r1, r2] = rows;
-        let r = nalgebra::Matrix3::new(r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r2[0], r2[1], r2[2]);
-        Err(Frame { ea, eb, r, t })
+        Err(Frame { ea, eb, r: nalgebra::Matrix3::from_rows(&rows), t })
     }
 }
 
@@ -133,9 +138,8 @@ impl<S: Real> Frame<S> {
     /// Separation along A's face normal `i`, and the signed offset of B's centre along it.
     #[inline(always)]
     fn face_a(&self, i: usize) -> (S, S) {
-        let (ea, eb, r, t) = (&self.ea, &self.eb, &self.r, &self.t);
-        let rb = eb[0] * r[(i, 0)].abs() + eb[1] * r[(i, 1)].abs() + eb[2] * r[(i, 2)].abs();
-        (t[i].abs() - ea[i] - rb, t[i])
+        let row = [self.r[(i, 0)], self.r[(i, 1)], self.r[(i, 2)]];
+        (face_a_separation(self.t[i], self.ea[i], &self.eb, &row), self.t[i])
     }
 
     /// Separation along B's face normal `j`, and the signed offset of B's centre along it.
