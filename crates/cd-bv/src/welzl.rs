@@ -1,7 +1,11 @@
 //! The exact minimal enclosing ball (sphere in 3D, circle in 2D).
 //!
 //! Welzl 1991 with Gärtner's 1999 pivoting, at two levels. Over the points: the exact ball of
-//! a small candidate set is computed, then one pass over all points finds the points it misses
+//! a small candidate set is computed — on a set of more than a thousand points, the exact
+//! ball of every sixteenth point, found the same way (its centre is near the answer's, so the
+//! passes below take few points and seldom need a confirming one; the sampling lemma puts
+//! about (D + 1)·15 points outside it on a random-like order), else the ball of the points
+//! extreme along the axes — then one pass over all points finds the points it misses
 //! — all of them, or past a cap the farthest ones and the farthest per orthant around the
 //! centre — which become new candidates. When a pass finds nothing outside, or when it took
 //! every point outside and the new ball contains the old one (so it contains every point the
@@ -16,7 +20,7 @@
 //! the returned radius is padded by the rounding error of converting the centre back to `T`,
 //! so every input point is inside.
 
-use crate::aabb::axis_extremes;
+use crate::aabb::{axis_extremes, invalid_points_error};
 use cd_geom::{Ball, GeomResult, Point, Real, Vector};
 use core::cmp::Ordering;
 use nalgebra::SVector;
@@ -271,29 +275,32 @@ fn group_d2<T: Real, const D: usize>(group: &[Point<T, D>], c: &Point<T, D>) -> 
 /// the minimal ball's confirming pass 1.8× slower on the bunny).
 #[inline]
 pub(crate) fn chunk_max_d2<T: Real, const D: usize>(points: &[Point<T, D>], c: &Point<T, D>) -> T {
-    fold_d2(points, c, |_, _| {})
+    fold_d2(points, c, |_, _| {}).0
 }
 
-/// [`chunk_max_d2`] over at most [`SCAN_CHUNK`] points that also writes each point's
-/// `|p - c|²` to `out`, for a scan that then visits the points one by one.
+/// [`fold_d2`] over at most [`SCAN_CHUNK`] points that writes each point's `|p - c|²` to
+/// `out`, for a scan that then visits the points one by one.
 #[inline]
 fn chunk_d2<T: Real, const D: usize>(
     points: &[Point<T, D>],
     c: &Point<T, D>,
     out: &mut [T; SCAN_CHUNK],
-) -> T {
+) -> (T, T) {
     fold_d2(points, c, |start, d2| out[start..start + d2.len()].copy_from_slice(d2))
 }
 
-/// The largest `|p - c|²` over the points (0 for none), handing `each(index of the first, the
-/// squared distances)` every group of four and every point left over.
+/// The largest `|p - c|²` over the points (0 for none) and their sum (not finite exactly when
+/// some squared distance is not: a NaN or infinite coordinate), handing `each(index of the
+/// first, the squared distances)` every group of four and every point left over. (The sum
+/// is dead code, removed, where a caller ignores it.)
 #[inline(always)]
 fn fold_d2<T: Real, const D: usize>(
     points: &[Point<T, D>],
     c: &Point<T, D>,
     mut each: impl FnMut(usize, &[T]),
-) -> T {
+) -> (T, T) {
     let mut lanes = [T::zero(); 4];
+    let mut sums = [T::zero(); 4];
     let groups = points.chunks_exact(4);
     let rest = groups.remainder();
     for (g, group) in groups.enumerate() {
@@ -301,6 +308,7 @@ fn fold_d2<T: Real, const D: usize>(
         each(4 * g, &d2);
         for j in 0..4 {
             lanes[j] = if d2[j] > lanes[j] { d2[j] } else { lanes[j] };
+            sums[j] += d2[j];
         }
     }
     let base = points.len() - rest.len();
@@ -308,49 +316,49 @@ fn fold_d2<T: Real, const D: usize>(
         let d2 = (p - c).norm_squared();
         each(base + j, &[d2]);
         lanes[0] = if d2 > lanes[0] { d2 } else { lanes[0] };
+        sums[0] += d2;
     }
-    lanes.iter().fold(T::zero(), |m, &x| if x > m { x } else { m })
+    (lanes.iter().fold(T::zero(), |m, &x| if x > m { x } else { m }), sums[0] + sums[1] + sums[2] + sums[3])
 }
 
 /// Points per chunk of [`scan_chunks`].
 const SCAN_CHUNK: usize = 64;
 
-/// The largest `|p - c|²` over the points, handing `outside(first, offsets)` the points beyond
-/// `threshold` a chunk at a time (point `first + j` for each `j` of `offsets`), and calling
-/// `near(index)` for every point beyond `inner` but not `threshold` (`inner ≤ threshold`;
-/// equal, nothing is near). Works in chunks of 64: a branch-free pass finds each chunk's
-/// largest squared distance, and only chunks that reach past `inner` are visited point by
-/// point (after the first pass, almost none), reading the distances that pass kept rather than
-/// computing them again (the first pass visits nearly every chunk: 17 % of the minimal ball's
-/// instructions on the bunny). A visit gathers the outside points without a branch
-/// ([`gather_beyond`]): on the first pass about one point in seven is outside, spread at random.
+/// The largest `|p - c|²` over the points and their sum ([`fold_d2`]), appending to `outside`
+/// the indices of the points beyond `threshold` and to `near` those beyond `inner` (`inner ≤
+/// threshold`; the outside ones among them; equal, nothing is added to `near`, nor once it
+/// holds [`NEAR_CAP`]). Works in chunks of 64: a branch-free pass finds each chunk's largest
+/// squared distance, and only chunks that reach past `inner` are visited, reading the
+/// distances that pass kept rather than computing them again. A visit gathers the points
+/// without a branch ([`gather_beyond`]): on the bunny's first pass after the axis seed about
+/// one point in seven is outside, spread at random, and a branch per point on the band (which
+/// the sampled seed's first pass keeps) was missed about 60 times a ball.
 pub(crate) fn scan_chunks<T: Real, const D: usize>(
     points: &[Point<T, D>],
     c: &Point<T, D>,
     inner: T,
     threshold: T,
-    mut outside: impl FnMut(usize, &[u32]),
-    mut near: impl FnMut(usize),
-) -> T {
+    outside: &mut Vec<usize>,
+    near: &mut Vec<usize>,
+) -> (T, T) {
     let mut max_d2 = T::zero();
     let mut d2s = [T::zero(); SCAN_CHUNK];
-    let mut found = [0u32; SCAN_CHUNK + 4];
+    let mut found = [0usize; SCAN_CHUNK + 4];
+    let mut sum = T::zero();
     for (k, chunk) in points.chunks(SCAN_CHUNK).enumerate() {
-        let cmax = chunk_d2(chunk, c, &mut d2s);
+        let (cmax, chunk_sum) = chunk_d2(chunk, c, &mut d2s);
+        sum += chunk_sum;
         max_d2 = if cmax > max_d2 { cmax } else { max_d2 };
         if cmax > inner {
-            let n = gather_beyond(&d2s[..chunk.len()], threshold, &mut found);
-            outside(k * SCAN_CHUNK, &found[..n]);
-            if inner < threshold {
-                for (j, &d2) in d2s[..chunk.len()].iter().enumerate() {
-                    if d2 <= threshold && d2 > inner {
-                        near(k * SCAN_CHUNK + j);
-                    }
-                }
+            let n = gather_beyond(&d2s[..chunk.len()], threshold, k * SCAN_CHUNK, &mut found);
+            append_found(outside, &found, n);
+            if inner < threshold && near.len() <= NEAR_CAP {
+                let n = gather_beyond(&d2s[..chunk.len()], inner, k * SCAN_CHUNK, &mut found);
+                append_found(near, &found, n);
             }
         }
     }
-    max_d2
+    (max_d2, sum)
 }
 
 /// Positions of the set bits of every 4-bit mask, lowest first (the rest padded with 0).
@@ -374,42 +382,61 @@ const SET_BITS: [[u32; 4]; 16] = {
 /// How many bits every 4-bit mask has set.
 const SET_BIT_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
-/// Writes `j` to `found` for every `d2[j] > threshold` (`d2` at most [`SCAN_CHUNK`] long), in
-/// order, and returns how many. Four at a time: one packed compare makes a mask
+/// Writes `first + j` to `found` for every `d2[j] > threshold` (`d2` at most [`SCAN_CHUNK`]
+/// long), in order, and returns how many. Four at a time: one packed compare makes a mask
 /// ([`Real::gt_mask4`]; four scalar compares and `seta`s before), whose set bits' positions
 /// come from a table and are written all four (the count moves by the mask's population, also
 /// from a table), so there is no branch and no store waiting on a count moved per point: about
 /// 4 instructions a point, where writing every index and moving the count by each comparison
 /// took 10. `found` has room for four more than `d2`.
 #[inline]
-fn gather_beyond<T: Real>(d2: &[T], threshold: T, found: &mut [u32; SCAN_CHUNK + 4]) -> usize {
+fn gather_beyond<T: Real>(
+    d2: &[T],
+    threshold: T,
+    first: usize,
+    found: &mut [usize; SCAN_CHUNK + 4],
+) -> usize {
     let mut n = 0;
     let groups = d2.chunks_exact(4);
     let rest = groups.remainder();
     for (g, d) in groups.enumerate() {
         let mask = T::gt_mask4([d[0], d[1], d[2], d[3]], [threshold; 4]) as usize;
-        let base = 4 * g as u32;
+        let base = first + 4 * g;
         let at = SET_BITS[mask];
         let out = &mut found[n..n + 4];
         for l in 0..4 {
-            out[l] = base + at[l];
+            out[l] = base + at[l] as usize;
         }
         // From a table: without the `popcnt` target feature, `count_ones` is a dozen shifts
         // and masks.
         n += SET_BIT_COUNT[mask] as usize;
     }
-    let base = (d2.len() - rest.len()) as u32;
+    let base = first + d2.len() - rest.len();
     for (j, &x) in rest.iter().enumerate() {
-        found[n] = base + j as u32;
+        found[n] = base + j;
         n += usize::from(x > threshold);
     }
     n
 }
 
+/// Appends the first `n` entries of `found` to `list`: all of them copied, then cut back, a
+/// copy of fixed length (copying a varying count mispredicted the copy loop's end about once
+/// a chunk).
+#[inline]
+fn append_found(list: &mut Vec<usize>, found: &[usize; SCAN_CHUNK + 4], n: usize) {
+    let len = list.len();
+    list.extend_from_slice(found);
+    list.truncate(len + n);
+}
+
 /// The exact minimal enclosing ball (Welzl 1991, move-to-front with Gärtner's pivoting) of a
 /// point set in 2D or 3D. Robust on duplicates and on collinear, coplanar and co-spherical
-/// input; deterministic; expected O(n) (a few passes over the points). Errors: empty input, a
-/// non-finite or out-of-range coordinate.
+/// input; deterministic; expected O(n) (a pass or two over the points, after the same on a
+/// sixteenth of them). Errors: empty input, a non-finite coordinate ([`GeomError::NonFinite`],
+/// named first when there are both kinds) or one out of range ([`GeomError::OutOfRange`]).
+///
+/// [`GeomError::NonFinite`]: cd_geom::GeomError::NonFinite
+/// [`GeomError::OutOfRange`]: cd_geom::GeomError::OutOfRange
 ///
 /// ```
 /// use cd_bv::minimal_ball;
@@ -419,27 +446,76 @@ fn gather_beyond<T: Real>(d2: &[T], threshold: T, found: &mut [u32; SCAN_CHUNK +
 /// assert!((c.radius() - 1.0).abs() < 1e-9 && (c.center() - Point2::new(1.0, 0.0)).norm() < 1e-9);
 /// ```
 pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResult<Ball<T, D>> {
-    // Seed candidates: the points extreme along the coordinate axes, found in the validating
-    // pass (the cheapest pass there is: two packed minima per point). Their ball is within a
-    // few percent of the answer; the first scan then takes every point outside it, and usually
-    // the ball of those is already final (see the skipped confirming pass below). Seeding with
-    // the 14 axis and diagonal extremes gives a tighter start but a pass 2–3 times as costly,
-    // which large sets never earn back.
-    let (lo, hi) = axis_extremes(points)?;
-    // Room for the seed and a typical first scan's points outside (267 on the bunny), so the
-    // candidate and index lists do not grow step by step.
-    let mut cand: Vec<V<D>> = Vec::with_capacity(2 * D + TYPICAL_OUTSIDE);
-    // A point extreme on two axes is here twice: pivoting finds the copy inside the ball and
-    // never takes it, so the seed needs no sort and dedup (−600 instructions on the bunny).
-    cand.extend(lo.iter().chain(hi.iter()).map(|&i| to64(&points[i])));
-    // Pivoting rather than move-to-front, even on these few points: 8.6k → 4.7k instructions
-    // for the bunny's six.
-    // The seed's basis, kept for the candidates' solve below (they include the seed's points).
-    let mut basis = Vec::with_capacity(16);
-    let mut ball = pivot_ball(&cand, &mut basis);
-    // Width of the band inside the scanned sphere whose points a scan also keeps (0 on the
-    // first scan).
-    let mut band = 0.0f64;
+    let found = minimal_ball_parts(points)?;
+    match found.answer {
+        Answer::Exact { r2 } => ball_from64(&found.ball, r2),
+        Answer::AroundScanCentre { centre, radius } => Ball::new(centre, T::lit(radius)),
+    }
+}
+
+/// Sets of more than this many points are seeded from the minimal ball of a sample.
+const SAMPLED_SEED_MIN: usize = 1024;
+
+/// One point in this many makes the sample.
+const SEED_STRIDE: usize = 16;
+
+/// What [`minimal_ball_parts`] found: the candidates' ball in `f64`, the basis of points
+/// defining it, and how to state it in `T` so that every point is inside.
+struct MinimalBall<T: Real, const D: usize> {
+    ball: Ball64<D>,
+    basis: Vec<V<D>>,
+    answer: Answer<T, D>,
+}
+
+/// The minimal ball in `T`, as found.
+enum Answer<T: Real, const D: usize> {
+    /// The `f64` ball, its squared radius grown to `r2` ([`ball_from64`]).
+    Exact { r2: f64 },
+    /// A ball around a scan's centre, already in `T`, of the largest distance that scan saw.
+    AroundScanCentre { centre: Point<T, D>, radius: f64 },
+}
+
+/// [`minimal_ball`] before its conversion to `T`: a caller seeding a larger set starts from
+/// the ball and its basis.
+fn minimal_ball_parts<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResult<MinimalBall<T, D>> {
+    // The seed: on a large set, the minimal ball of every sixteenth point (computed the same
+    // way). Its centre is close to the answer's, so the first scan takes few points and the
+    // candidates' ball usually needs no confirming scan. Its points are validated there; the
+    // rest by the first scan below (a point that is not finite makes the sum of the squared
+    // distances not finite, and the largest distance bounds every coordinate).
+    let (mut ball, mut basis, mut cand, mut validated) = if points.len() > SAMPLED_SEED_MIN {
+        let sample: Vec<Point<T, D>> = points.iter().step_by(SEED_STRIDE).copied().collect();
+        // An error there is a bad coordinate in the sample; the whole set names the error as
+        // the validating pass would (a non-finite coordinate anywhere before one out of range).
+        let seed = minimal_ball_parts(&sample).map_err(|_| invalid_points_error(points))?;
+        let mut cand = Vec::with_capacity(seed.basis.len() + TYPICAL_OUTSIDE);
+        cand.extend_from_slice(&seed.basis);
+        (seed.ball, seed.basis, cand, false)
+    } else {
+        // Small sets: the points extreme along the coordinate axes, found in the validating
+        // pass (the cheapest pass there is: two packed minima per point). Their ball is within
+        // a few percent of the answer; the first scan then takes every point outside it.
+        // Seeding with the 14 axis and diagonal extremes gives a tighter start but a pass 2–3
+        // times as costly.
+        let (lo, hi) = axis_extremes(points)?;
+        // Room for the seed and a typical first scan's points outside, so the candidate and
+        // index lists do not grow step by step.
+        let mut cand: Vec<V<D>> = Vec::with_capacity(2 * D + TYPICAL_OUTSIDE);
+        // A point extreme on two axes is here twice: pivoting finds the copy inside the ball
+        // and never takes it, so the seed needs no sort and dedup.
+        cand.extend(lo.iter().chain(hi.iter()).map(|&i| to64(&points[i])));
+        // The seed's basis, kept for the candidates' solve below (they include the seed's
+        // points). Pivoting rather than move-to-front, even on these few points.
+        let mut basis = Vec::with_capacity(16);
+        let ball = pivot_ball(&cand, &mut basis);
+        (ball, basis, cand, true)
+    };
+    // Width of the band inside the scanned sphere whose points a scan also keeps. A sampled
+    // seed is within a thousandth of the answer, but the answer's centre may sit that far
+    // from it, so the first scan keeps a band a thousandth of the radius wide: the new ball
+    // then need only contain the seed shrunk by it (0 after the axis-extremes seed, whose
+    // ball is a few percent smaller than the answer: the scan takes the points beyond it).
+    let mut band = if validated { 0.0 } else { 1e-3 * ball.r2.max(0.0).sqrt() };
     // Each pass's points outside and in the band (cleared per pass, allocated once).
     let mut all_outside: Vec<usize> = Vec::with_capacity(TYPICAL_OUTSIDE);
     let mut near: Vec<usize> = Vec::new();
@@ -467,18 +543,18 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
         let inner = if band > 0.0 { T::lit(inner_r * inner_r) } else { threshold };
         all_outside.clear();
         near.clear();
-        let max_d2 = scan_chunks(
-            points,
-            &c,
-            inner,
-            threshold,
-            |first, found| all_outside.extend(found.iter().map(|&j| first + j as usize)),
-            |idx| {
-                if near.len() <= NEAR_CAP {
-                    near.push(idx);
-                }
-            },
-        );
+        let (max_d2, sum_d2) = scan_chunks(points, &c, inner, threshold, &mut all_outside, &mut near);
+        if !validated {
+            // Every point is within √max_d2 of `c` (to a few ulps): within the coordinate
+            // range when that ball is. Otherwise the validating pass decides (and names the
+            // error).
+            let reach = max_d2.to_f64().sqrt() * (1.0 + 8.0 * T::epsilon().to_f64());
+            let limit = T::coord_limit().to_f64();
+            if !sum_d2.is_finite() || (0..D).any(|i| c[i].to_f64().abs() + reach > limit) {
+                axis_extremes(points)?;
+            }
+            validated = true;
+        }
         let complete = all_outside.len() <= OUTSIDE_CAP;
         if !complete {
             // The scan handed over indices only (storing the distances too cost the first
@@ -513,23 +589,36 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
             // Every point this pass did not take lies within √inner of `c` (to T's rounding of
             // its distance; `inner` is the threshold itself unless a band was kept). When the
             // new ball contains that ball and every band point, it contains every point, and
-            // the pass that would only confirm it is skipped. The radius covers the candidates
-            // and band points exactly (the solve's tolerance is relative 1e-12).
+            // the pass that would only confirm it is skipped. Band points the new ball misses
+            // (it moved away from them) join the candidates and the ball is solved again, as
+            // long as it still contains the inner ball: cheaper than a pass to find them. The
+            // radius covers the candidates and band points exactly (the solve's tolerance is
+            // relative 1e-12).
             let eps = T::epsilon().to_f64();
-            let shift = (to64(&c) - ball.center).norm();
+            let inner_reach = inner.to_f64().sqrt() * (1.0 + 8.0 * eps);
             if complete && near.len() <= NEAR_CAP {
-                let reach = inner.to_f64().sqrt() * (1.0 + 8.0 * eps) + shift;
-                let band_points = near.iter().map(|&i| to64(&points[i]));
-                if reach <= ball.r2.max(0.0).sqrt() && band_points.clone().all(|p| ball.contains(&p)) {
-                    let r2 = cand
-                        .iter()
-                        .copied()
-                        .chain(band_points)
-                        .map(|p| (p - ball.center).norm_squared())
-                        .fold(ball.r2, f64::max);
-                    return ball_from64(&ball, r2);
+                // Each round adds a band point outside the ball, so the ball grows; the bound
+                // only guards against rounding.
+                for _ in 0..=near.len() {
+                    if inner_reach + (to64(&c) - ball.center).norm() > ball.r2.max(0.0).sqrt() {
+                        break;
+                    }
+                    let known = cand.len();
+                    cand.extend(near.iter().map(|&i| to64(&points[i])).filter(|p| !ball.contains(p)));
+                    if cand.len() == known {
+                        let band_points = near.iter().map(|&i| to64(&points[i]));
+                        let r2 = cand
+                            .iter()
+                            .copied()
+                            .chain(band_points)
+                            .map(|p| (p - ball.center).norm_squared())
+                            .fold(ball.r2, f64::max);
+                        return Ok(MinimalBall { ball, basis, answer: Answer::Exact { r2 } });
+                    }
+                    ball = pivot_ball(&cand, &mut basis);
                 }
             }
+            let shift = (to64(&c) - ball.center).norm();
             // The next ball usually moves far less than this one did; a band a tenth of this
             // move wide lets the next pass decide without a confirming one after it. At most
             // a thousandth of the radius: a wider band costs the next pass more than the pass
@@ -542,11 +631,15 @@ pub fn minimal_ball<T: Real, const D: usize>(points: &[Point<T, D>]) -> GeomResu
             // (Going back through the f64 centre added that centre's rounding twice more.)
             let eps = T::epsilon().to_f64();
             let r = max_d2.to_f64().sqrt() * (1.0 + 8.0 * eps) * (1.0 + 4.0 * eps) + f64::MIN_POSITIVE;
-            return Ball::new(c, T::lit(r));
+            return Ok(MinimalBall {
+                ball,
+                basis,
+                answer: Answer::AroundScanCentre { centre: c, radius: r },
+            });
         }
     }
     let r2 = points.iter().map(|p| (to64(p) - ball.center).norm_squared()).fold(0.0, f64::max);
-    ball_from64(&ball, r2)
+    Ok(MinimalBall { ball, basis, answer: Answer::Exact { r2 } })
 }
 
 #[cfg(test)]
@@ -564,13 +657,17 @@ mod tests {
     /// and above the distances (ties are not beyond).
     #[test]
     fn gather_beyond_equals_a_filter() {
-        let mut found = [0u32; SCAN_CHUNK + 4];
         for len in 0..=SCAN_CHUNK {
             let d2: Vec<f32> = (0..len).map(|i| ((i * 37 + len * 11) % 17) as f32).collect();
             for threshold in [-1.0f32, 0.0, 3.0, 8.0, 8.5, 16.0, 17.0] {
-                let expected: Vec<u32> = (0..len as u32).filter(|&j| d2[j as usize] > threshold).collect();
-                let n = gather_beyond(&d2, threshold, &mut found);
-                assert_eq!(&found[..n], &expected[..], "len {len} threshold {threshold}");
+                // Offset by the chunk's first index, and appended after what a list holds.
+                let mut found = [0usize; SCAN_CHUNK + 4];
+                let n = gather_beyond(&d2, threshold, 100, &mut found);
+                let mut list = vec![7, 9];
+                append_found(&mut list, &found, n);
+                let mut expected = vec![7, 9];
+                expected.extend((0..len).filter(|&j| d2[j] > threshold).map(|j| 100 + j));
+                assert_eq!(list, expected, "len {len} threshold {threshold}");
             }
         }
     }

@@ -236,6 +236,105 @@ fn a_million_points() {
     assert!(contains_all(&a, &pts));
 }
 
+/// Sets of more than 1,024 points start from the exact ball of every sixteenth point. On
+/// clouds of several shapes and orders (uniform, clustered, sorted along an axis, a thin
+/// shell, a line with a few points off it, heavy duplication), in 3D and 2D: the ball holds
+/// every point, brute force over its boundary points finds no smaller ball, it equals the
+/// ball of the hull's vertices (fewer than 1,024 of them: the axis-extremes seed) where
+/// there is one, and the `f32` ball of the same points holds them and agrees with the `f64`
+/// one to `f32`'s precision.
+#[test]
+fn sampled_seeds_give_the_minimal_ball() {
+    let mut next = xorshift(0x5eed_ba11);
+    let mut sets: Vec<(&str, Vec<Point3<f64>>)> = Vec::new();
+    for n in [1025usize, 1600, 5000, 40_000] {
+        sets.push(("uniform", (0..n).map(|_| Point3::new(next(), next(), next()) * 3.0).collect()));
+        let centres: Vec<Point3<f64>> = (0..5).map(|_| Point3::new(next(), next(), next()) * 20.0).collect();
+        sets.push((
+            "clustered",
+            (0..n).map(|i| centres[i % 5] + SVector::<f64, 3>::new(next(), next(), next()) * 0.5).collect(),
+        ));
+        let mut sorted: Vec<Point3<f64>> =
+            (0..n).map(|_| Point3::new(next() * 9.0, next(), next())).collect();
+        sorted.sort_by(|a, b| a.x.total_cmp(&b.x));
+        sets.push(("sorted", sorted));
+        sets.push((
+            "shell",
+            (0..n)
+                .map(|_| {
+                    let v = SVector::<f64, 3>::new(next(), next(), next());
+                    Point3::from(v.normalize() * (0.97 + 0.03 * next().abs()) * 5.0)
+                })
+                .filter(|p| p.coords.iter().all(|x| x.is_finite()))
+                .collect(),
+        ));
+        let mut line: Vec<Point3<f64>> = (0..n).map(|i| Point3::new(i as f64 * 0.01, 0.0, 0.0)).collect();
+        line[n / 2] = Point3::new(3.0, 40.0, 0.0);
+        line[n / 3 + 1] = Point3::new(5.0, -1.0, 30.0);
+        sets.push(("line", line));
+        sets.push(("duplicates", (0..n).map(|i| Point3::new((i % 7) as f64, (i % 3) as f64, 1.0)).collect()));
+    }
+    for (name, pts) in &sets {
+        let exact = minimal_ball(pts).unwrap();
+        assert!(contains_all(&exact, pts), "{name} {}", pts.len());
+        assert_minimal(&exact, pts);
+        let hull = convex_hull(pts).unwrap();
+        let vertices: Vec<Point3<f64>> = match &hull {
+            Hull::Polyhedron(h) => h.vertices().to_vec(),
+            Hull::Polygon(v) => v.clone(),
+            Hull::Segment(a, b) => vec![*a, *b],
+            Hull::Point(p) => vec![*p],
+        };
+        if vertices.len() <= 1024 {
+            let of_hull = minimal_ball(&vertices).unwrap();
+            assert!((of_hull.radius() - exact.radius()).abs() <= 1e-9 * exact.radius(), "{name}");
+            assert!((of_hull.center() - exact.center()).norm() <= 1e-6 * exact.radius(), "{name}");
+        }
+        let p32: Vec<Point3<f32>> = pts.iter().map(|p| p.cast::<f32>()).collect();
+        let b32 = minimal_ball(&p32).unwrap();
+        assert!(p32.iter().all(|p| b32.contains_point(p)), "{name} f32");
+        let of64 = minimal_ball(&p32.iter().map(|p| p.cast::<f64>()).collect::<Vec<_>>()).unwrap();
+        assert!((f64::from(b32.radius()) - of64.radius()).abs() <= 1e-5 * of64.radius(), "{name} f32");
+        // 2D: the same points dropped to the xy plane.
+        let p2: Vec<Point2<f64>> = pts.iter().map(|p| Point2::new(p.x, p.y)).collect();
+        let circle = minimal_ball(&p2).unwrap();
+        assert!(contains_all(&circle, &p2), "{name} 2D");
+        assert_minimal(&circle, &p2);
+    }
+}
+
+/// A bad coordinate anywhere in a large set is named as the validating pass names it, whether
+/// or not its point is in the sample the seed comes from (every sixteenth point, from the
+/// first): non-finite before out of range.
+#[test]
+fn large_sets_name_bad_coordinates() {
+    let mut next = xorshift(77);
+    let base: Vec<Point3<f64>> = (0..5000).map(|_| Point3::new(next(), next(), next())).collect();
+    let far = f64::coord_limit() * 4.0;
+    let cases: [(&[(usize, f64)], GeomError); 7] = [
+        (&[(5, f64::NAN)], GeomError::NonFinite),
+        (&[(16, f64::NAN)], GeomError::NonFinite),
+        (&[(4999, f64::INFINITY)], GeomError::NonFinite),
+        (&[(5, far)], GeomError::OutOfRange),
+        (&[(32, -far)], GeomError::OutOfRange),
+        (&[(16, far), (5, f64::NAN)], GeomError::NonFinite),
+        (&[(17, far), (48, f64::NEG_INFINITY)], GeomError::NonFinite),
+    ];
+    for (bad, error) in cases {
+        let mut pts = base.clone();
+        for &(i, x) in bad {
+            pts[i].y = x;
+        }
+        assert_eq!(minimal_ball(&pts).err(), Some(error), "{bad:?}");
+        // The same in f32, far meaning beyond f32's own range.
+        let mut p32: Vec<Point3<f32>> = base.iter().map(|p| p.cast::<f32>()).collect();
+        for &(i, x) in bad {
+            p32[i].y = if x.is_finite() { x.signum() as f32 * f32::coord_limit() * 4.0 } else { x as f32 };
+        }
+        assert_eq!(minimal_ball(&p32).err(), Some(error), "f32 {bad:?}");
+    }
+}
+
 #[test]
 fn bunny_and_fcl_env() {
     for text in [BUNNY, FCL_ENV] {
@@ -252,13 +351,21 @@ fn bunny_and_fcl_env() {
 }
 
 /// Minimality of a ball containing `pts`: the points on its boundary cannot all fit in a
-/// smaller ball — brute force over the points within 1e-7 (relative) of the sphere.
-fn assert_minimal(exact: &cd_geom::Ball<f64, 3>, pts: &[Point3<f64>]) {
-    let boundary: Vec<SVector<f64, 3>> = pts
+/// smaller ball — brute force over the distinct points within 1e-7 (relative) of the sphere.
+fn assert_minimal<const D: usize>(exact: &cd_geom::Ball<f64, D>, pts: &[Point<f64, D>]) {
+    let mut boundary: Vec<SVector<f64, D>> = pts
         .iter()
         .filter(|p| ((*p - exact.center()).norm() - exact.radius()).abs() <= 1e-7 * exact.radius())
         .map(|p| p.coords)
         .collect();
+    boundary.sort_by(|a, b| {
+        a.iter()
+            .zip(b.iter())
+            .map(|(x, y)| x.total_cmp(y))
+            .find(|o| o.is_ne())
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
+    boundary.dedup();
     assert!(!boundary.is_empty() && boundary.len() <= 60, "{} boundary points", boundary.len());
     let (_, r) = brute_force_min_ball(&boundary);
     assert!(

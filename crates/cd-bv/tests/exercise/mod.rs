@@ -68,6 +68,37 @@ fn exact_aabb<T: Real, const D: usize>(points: &[Point<T, D>]) {
     }
 }
 
+/// More than 1,024 points take `minimal_ball`'s sampled seed: the same points repeated in a
+/// scrambled order, so a bad coordinate lands both inside and outside the sample. Refused
+/// with the same error as the points are, and otherwise the ball of the points themselves
+/// (the same set), within the tolerance.
+fn sampled_minimal_ball<T: Real>(points: &[Point3<T>], valid: bool, tol: T) {
+    if points.is_empty() {
+        return;
+    }
+    let big: Vec<Point3<T>> = (0..1100).map(|i| points[(i * 7 + i / 64) % points.len()]).collect();
+    let (built, small) = (minimal_ball(&big), minimal_ball(points));
+    assert!(valid || built.is_err(), "minimal_ball accepted a bad point among {} repeated", points.len());
+    assert_eq!(
+        built.as_ref().err(),
+        small.as_ref().err(),
+        "minimal_ball of {} points, repeated",
+        points.len()
+    );
+    if let (Ok(b), Ok(small)) = (built, small) {
+        assert!(
+            points.iter().all(|p| (p - b.center()).norm() <= b.radius() + tol),
+            "sampled ball misses a point"
+        );
+        assert!(
+            (b.radius() - small.radius()).abs() <= tol,
+            "sampled ball {} against {}",
+            b.radius(),
+            small.radius()
+        );
+    }
+}
+
 /// Builds every volume of the points `v` (three numbers per 3D point, two per 2D point).
 pub fn run(v: &[f64]) {
     let points: Vec<Point3<f64>> =
@@ -96,6 +127,8 @@ pub fn run(v: &[f64]) {
     check("ball_aabb_farthest", ball_aabb_farthest(&points), valid, |b| all(&|p| in_ball(b, p, tol)));
     check("ritter_ball", ritter_ball(&points), valid, |b| all(&|p| in_ball(b, p, tol)));
     check("minimal_ball", minimal_ball(&points), valid, |b| all(&|p| in_ball(b, p, tol)));
+    sampled_minimal_ball(&points, valid, tol);
+    sampled_minimal_ball(&single, valid32, tol32);
     for set in [EposSet::Epos6, EposSet::Epos26, EposSet::Epos98] {
         check("epos_ball", epos_ball(&points, set), valid, |b| all(&|p| in_ball(b, p, tol)));
     }
