@@ -358,13 +358,8 @@ fn assert_minimal<const D: usize>(exact: &cd_geom::Ball<f64, D>, pts: &[Point<f6
         .filter(|p| ((*p - exact.center()).norm() - exact.radius()).abs() <= 1e-7 * exact.radius())
         .map(|p| p.coords)
         .collect();
-    boundary.sort_by(|a, b| {
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| x.total_cmp(y))
-            .find(|o| o.is_ne())
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
+    // Finite coordinates: lexicographic order is total.
+    boundary.sort_by(|a, b| a.as_slice().partial_cmp(b.as_slice()).expect("finite"));
     boundary.dedup();
     assert!(!boundary.is_empty() && boundary.len() <= 60, "{} boundary points", boundary.len());
     let (_, r) = brute_force_min_ball(&boundary);

@@ -68,6 +68,12 @@ fn exact_aabb<T: Real, const D: usize>(points: &[Point<T, D>]) {
     }
 }
 
+/// 1,100 points made of `points` (not empty) repeated in a scrambled order: enough for
+/// `minimal_ball`'s sampled seed.
+pub fn repeated_past_sampling<T: Real>(points: &[Point3<T>]) -> Vec<Point3<T>> {
+    (0..1100).map(|i| points[(i * 7 + i / 64) % points.len()]).collect()
+}
+
 /// More than 1,024 points take `minimal_ball`'s sampled seed: the same points repeated in a
 /// scrambled order, so a bad coordinate lands both inside and outside the sample. Refused
 /// with the same error as the points are, and otherwise the ball of the points themselves
@@ -76,7 +82,7 @@ fn sampled_minimal_ball<T: Real>(points: &[Point3<T>], valid: bool, tol: T) {
     if points.is_empty() {
         return;
     }
-    let big: Vec<Point3<T>> = (0..1100).map(|i| points[(i * 7 + i / 64) % points.len()]).collect();
+    let big = repeated_past_sampling(points);
     let (built, small) = (minimal_ball(&big), minimal_ball(points));
     assert!(valid || built.is_err(), "minimal_ball accepted a bad point among {} repeated", points.len());
     assert_eq!(
