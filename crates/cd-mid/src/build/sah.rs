@@ -13,6 +13,13 @@
 //! has references (plus two). On the 235k-triangle bunny the bare build does 23 % fewer
 //! instructions and the tree's SAH cost is within 0.4 % of binning everything in 16 slices
 //! (the unit tests bound it at 3 % on uniform, clustered and outlier-ridden input).
+//!
+//! The sampled nodes split the references as the builders share them ([`PrimRef`]); a node of
+//! at most [`SAMPLED_ABOVE`] builds its whole subtree on a copy in packed lanes ([`LaneRef`]),
+//! where the binning loop is a few packed instructions per axis, the partition has no branch on
+//! where a reference goes and the small nodes' median split none on the order, and where the
+//! best cut is kept by selects: on the 235k bunny 543 → 477 M instructions and 2.35 → 1.19 M
+//! mispredicted branches for the bare build, the same tree (SAH cost 37.82).
 
 use super::top_down;
 use super::{half_area, BuildConfig, PrimRef, Topology};
@@ -40,14 +47,36 @@ const HI: usize = 4;
 /// The most dimensions [`Lanes`] hold.
 pub(crate) const MAX_DIMENSION: usize = HI;
 
-#[inline(always)]
-fn lanes_of<T: Real, const D: usize>(lo: &Point<T, D>, hi: &Point<T, D>) -> Lanes<T> {
-    let mut v = [T::zero(); 8];
-    for i in 0..D {
-        v[i] = lo[i];
-        v[HI + i] = -hi[i];
+/// A reference as the binned builders hold it: its box as [`Lanes`] (zeros in the lanes past
+/// `D`) and its primitive's index. The lanes are laid out once per subtree (see
+/// [`build_with`]), so the loops over references load each half of a box as one packed value;
+/// built from a [`PrimRef`]'s two `D`-point corners at every use instead, the binning loop
+/// spent more than half its instructions on shuffles that put the corners into lanes, one set
+/// per axis.
+#[derive(Clone, Copy, Debug)]
+struct LaneRef<T> {
+    lanes: Lanes<T>,
+    index: u32,
+}
+
+impl<T: Real> LaneRef<T> {
+    fn of<const D: usize>(r: &PrimRef<T, D>) -> Self {
+        let mut lanes = [T::zero(); 8];
+        for i in 0..D {
+            lanes[i] = r.lo[i];
+            lanes[HI + i] = -r.hi[i];
+        }
+        LaneRef { lanes, index: r.index }
     }
-    v
+
+    /// The [`PrimRef`] back (negation is exact, so the box is the same).
+    fn to_prim_ref<const D: usize>(self) -> PrimRef<T, D> {
+        PrimRef {
+            lo: Point::from(core::array::from_fn(|i| self.lanes[i])),
+            hi: Point::from(core::array::from_fn(|i| -self.lanes[HI + i])),
+            index: self.index,
+        }
+    }
 }
 
 /// Lane-wise minimum into `acc`, written as a select so it vectorises (no operand is NaN).
@@ -72,22 +101,39 @@ fn lanes_measure<T: Real, const D: usize>(v: &Lanes<T>, cost: Cost, pad: T) -> T
     measure(&lo, &hi, cost, pad)
 }
 
-/// Per-node scratch: every axis's bins (boxes and counts), the right-to-left sweep's costs and
-/// a large node's sample of references.
+/// The most bins per axis ([`BuildConfig`] accepts 2 to 256).
+const MAX_BINS: usize = 256;
+
+/// Bin slots of the scratch: row `axis` is `axis · MAX_BINS ..`, of which a node uses its
+/// first `bins`. A fixed size, and an index masked to the row, let the compiler drop the
+/// bounds checks of the binning loop (three per reference).
+const SLOTS: usize = MAX_DIMENSION * MAX_BINS;
+
+/// The slot of bin `k` of `axis` (`k` below [`MAX_BINS`]: the mask keeps it, and the index,
+/// provably in range).
+#[inline(always)]
+fn slot(axis: usize, k: usize) -> usize {
+    axis * MAX_BINS + (k & (MAX_BINS - 1))
+}
+
+/// Per-node scratch: every axis's bins (boxes and counts), the right-to-left sweep's costs, a
+/// large node's sample of references, and the lanes of the subtree being built.
 struct Scratch<T: Real, const D: usize> {
-    boxes: Vec<Lanes<T>>,
-    counts: Vec<u32>,
+    boxes: Box<[Lanes<T>; SLOTS]>,
+    counts: Box<[u32; SLOTS]>,
     right_cost: Vec<T>,
-    sample: Vec<PrimRef<T, D>>,
+    sample: Vec<LaneRef<T>>,
+    lanes: Vec<LaneRef<T>>,
 }
 
 impl<T: Real, const D: usize> Scratch<T, D> {
     fn new(bins: usize) -> Self {
         Scratch {
-            boxes: vec![empty(); bins * D],
-            counts: vec![0; bins * D],
+            boxes: Box::new([empty(); SLOTS]),
+            counts: Box::new([0; SLOTS]),
             right_cost: vec![T::zero(); bins],
             sample: Vec::with_capacity(SAMPLE + 2 * MAX_DIMENSION),
+            lanes: Vec::new(),
         }
     }
 }
@@ -97,18 +143,81 @@ pub(crate) fn build<T: Real, const D: usize>(
     config: &BuildConfig,
     cost: Cost,
 ) -> Topology<T, D> {
-    let bins = config.bins;
     #[cfg(feature = "rayon")]
-    if config.parallel {
-        return top_down::build_parallel(refs, config.leaf_size, &|| {
-            let mut scratch = Scratch::<T, D>::new(bins);
-            move |_: usize, r: &mut [PrimRef<T, D>]| split(r, bins, cost, SAMPLED_ABOVE, &mut scratch)
-        });
+    let parallel = config.parallel;
+    #[cfg(not(feature = "rayon"))]
+    let parallel = false;
+    build_with(refs, config.leaf_size, config.bins, cost, SAMPLED_ABOVE, parallel)
+}
+
+/// [`build`] with its parameters spelled out (the tests vary `sampled_above`).
+///
+/// The large nodes (more than `sampled_above` references) are split on the references as they
+/// come, by a sampled cut; a node of at most that many is copied into [`LaneRef`]s, its whole
+/// subtree built there and its references copied back in the subtree's order. The lanes are
+/// one node's worth of scratch, reused: a lane copy of every reference made up front was
+/// fresh memory in every build, and its page faults (on the 235k bunny, 9,400 a build against
+/// 700) cost more than the lanes saved.
+fn build_with<T: Real, const D: usize>(
+    mut refs: Vec<PrimRef<T, D>>,
+    leaf_size: usize,
+    bins: usize,
+    cost: Cost,
+    sampled_above: usize,
+    parallel: bool,
+) -> Topology<T, D> {
+    let params = Params { leaf_size, bins, cost, sampled_above };
+    let nodes = if parallel {
+        #[cfg(feature = "rayon")]
+        {
+            top_down::build_parallel_nodes_with(&mut refs, leaf_size, &|| {
+                let mut scratch = Scratch::<T, D>::new(bins);
+                move |start: usize, range: &mut [PrimRef<T, D>]| {
+                    split_node(start, range, &params, &mut scratch)
+                }
+            })
+        }
+        #[cfg(not(feature = "rayon"))]
+        unreachable!("the parallel build needs the `rayon` feature")
+    } else {
+        let mut scratch = Scratch::<T, D>::new(bins);
+        top_down::build_nodes_with(&mut refs, 0, leaf_size, &mut |start, range| {
+            split_node(start, range, &params, &mut scratch)
+        })
+    };
+    Topology { nodes, order: refs.iter().map(|r| r.index).collect(), ordered: refs }
+}
+
+/// A build's settings, as the splitters need them.
+#[derive(Clone, Copy)]
+struct Params {
+    leaf_size: usize,
+    bins: usize,
+    cost: Cost,
+    sampled_above: usize,
+}
+
+/// One node of the driver: a sampled cut for a large node, else its whole subtree in lanes.
+fn split_node<T: Real, const D: usize>(
+    start: usize,
+    refs: &mut [PrimRef<T, D>],
+    params: &Params,
+    scratch: &mut Scratch<T, D>,
+) -> top_down::Split {
+    if refs.len() > params.sampled_above {
+        return top_down::Split::At(sampled_split(refs, params, scratch));
     }
-    let mut scratch = Scratch::<T, D>::new(bins);
-    top_down::build(refs, config.leaf_size, &mut |_, refs| {
-        split(refs, bins, cost, SAMPLED_ABOVE, &mut scratch)
-    })
+    let mut lanes = core::mem::take(&mut scratch.lanes);
+    lanes.clear();
+    lanes.extend(refs.iter().map(LaneRef::of));
+    let nodes = top_down::build_nodes_with(&mut lanes, start, params.leaf_size, &mut |_, range| {
+        top_down::Split::At(split::<T, D>(range, params.bins, params.cost, scratch))
+    });
+    for (r, lane) in refs.iter_mut().zip(&lanes) {
+        *r = lane.to_prim_ref();
+    }
+    scratch.lanes = lanes;
+    top_down::Split::Subtree(nodes)
 }
 
 /// The cost measure of a box. Volume uses extents padded by `pad` (a small fraction of the
@@ -124,10 +233,14 @@ fn measure<T: Real, const D: usize>(lo: &Point<T, D>, hi: &Point<T, D>, cost: Co
 
 /// How a node's doubled centroids (`lo + hi`, same order as the centres, one multiplication
 /// fewer) map to bins: bin `k` of axis `a` holds `origin[a] + k / scale[a] ≤ lo + hi`.
+///
+/// Both are held in four lanes, the ones past `D` at 0 like the references' own: the binning
+/// loop then computes every lane from runtime values alike (with lanes it knew to be zero, the
+/// compiler special-cased them with shuffles in every step).
 struct Grid<T: Real, const D: usize> {
-    origin: [T; D],
+    origin: [T; HI],
     /// Bins per unit of doubled centroid; 0 on an axis where every centroid is equal.
-    scale: [T; D],
+    scale: [T; HI],
     bins: usize,
     /// The largest extent of the doubled centroids.
     widest: T,
@@ -135,7 +248,7 @@ struct Grid<T: Real, const D: usize> {
 
 impl<T: Real, const D: usize> Grid<T, D> {
     /// The grid of `bins` slices over the references' doubled centroids.
-    fn over(refs: &[PrimRef<T, D>], bins: usize) -> Self {
+    fn over(refs: &[LaneRef<T>], bins: usize) -> Self {
         // Lane-wise over four fixed lanes, as in `extremes`: the bounds stay in two packed
         // registers (a negated copy in the high lanes of one array compiled to shuffles).
         let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
@@ -146,7 +259,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
                 hi[l] = if c[l] > hi[l] { c[l] } else { hi[l] };
             }
         }
-        let origin = core::array::from_fn(|i| lo[i]);
+        // Lanes past `D` hold centroids of 0: origin 0, extent 0, scale 0.
+        let origin = lo;
         let mut widest = T::zero();
         let scale = core::array::from_fn(|i| {
             let extent = hi[i] - lo[i];
@@ -167,8 +281,8 @@ impl<T: Real, const D: usize> Grid<T, D> {
 /// four fixed lanes, zero past `D`: the lane-wise loops over references keep it in one packed
 /// register.
 #[inline(always)]
-fn doubled_centroid<T: Real, const D: usize>(r: &PrimRef<T, D>) -> [T; HI] {
-    core::array::from_fn(|i| if i < D { r.lo[i] + r.hi[i] } else { T::zero() })
+fn doubled_centroid<T: Real>(r: &LaneRef<T>) -> [T; HI] {
+    core::array::from_fn(|i| r.lanes[i] - r.lanes[HI + i])
 }
 
 /// Drops every reference's box into its bin on every axis (an axis without extent puts all of
@@ -176,37 +290,42 @@ fn doubled_centroid<T: Real, const D: usize>(r: &PrimRef<T, D>) -> [T; HI] {
 /// Each reference counts `weight` times (a sampled one stands for that many).
 #[inline(always)]
 fn fill_bins<T: Real, const D: usize>(
-    refs: &[PrimRef<T, D>],
+    refs: &[LaneRef<T>],
     weight: u32,
     grid: &Grid<T, D>,
-    boxes: &mut [Lanes<T>],
-    counts: &mut [u32],
+    boxes: &mut [Lanes<T>; SLOTS],
+    counts: &mut [u32; SLOTS],
 ) {
     let nb = grid.bins;
-    let (boxes, counts) = (&mut boxes[..D * nb], &mut counts[..D * nb]);
+    debug_assert!(nb <= MAX_BINS && D <= MAX_DIMENSION);
     // The binned coordinates of all axes at once, from the box's lanes (`lo − (−hi)` is the
     // doubled centroid), clamped and truncated together: one packed conversion per reference
     // instead of a saturating scalar one per axis (which went through `f64`).
-    let (mut origin, mut scale) = ([T::zero(); HI], [T::zero(); HI]);
-    origin[..D].copy_from_slice(&grid.origin);
-    scale[..D].copy_from_slice(&grid.scale);
+    let (origin, scale) = (grid.origin, grid.scale);
     let top = T::lit((nb - 1) as f64);
     for r in refs {
-        let v = lanes_of(&r.lo, &r.hi);
+        let v = &r.lanes;
         let key: [T; HI] = core::array::from_fn(|i| (v[i] - v[HI + i] - origin[i]) * scale[i]);
         let bin = T::truncate_clamped4(key, top);
         for (axis, &k) in bin.iter().enumerate().take(D) {
-            let slot = axis * nb + k as usize;
-            grow(&mut boxes[slot], &v);
+            let slot = slot(axis, k as usize);
+            grow(&mut boxes[slot], v);
             counts[slot] += weight;
         }
     }
 }
 
 /// Empties the bins of `grid`.
-fn clear_bins<T: Real, const D: usize>(grid: &Grid<T, D>, boxes: &mut [Lanes<T>], counts: &mut [u32]) {
-    boxes[..D * grid.bins].fill(empty());
-    counts[..D * grid.bins].fill(0);
+fn clear_bins<T: Real, const D: usize>(
+    grid: &Grid<T, D>,
+    boxes: &mut [Lanes<T>; SLOTS],
+    counts: &mut [u32; SLOTS],
+) {
+    for axis in 0..D {
+        let row = slot(axis, 0)..slot(axis, 0) + grid.bins;
+        boxes[row.clone()].fill(empty());
+        counts[row].fill(0);
+    }
 }
 
 /// The references with the smallest and the largest centroid on each axis (first of ties).
@@ -215,15 +334,14 @@ fn clear_bins<T: Real, const D: usize>(grid: &Grid<T, D>, boxes: &mut [Lanes<T>]
 ///
 /// Written lane-wise over four fixed lanes (the axes) with selects, so the compiler keeps the
 /// running extremes and their positions in packed registers: a compare and two selects per
-/// side and reference instead of two branches per axis (79 → 65 M instructions over the 235k
-/// bunny's build). Out of line: it runs once per sampled node, and inlined into the split it
-/// made the rest of the split compile worse (+9 M).
+/// side and reference instead of two branches per axis. Out of line: it runs once per sampled
+/// node, and inlined into the split it made the rest of the split compile worse.
 #[inline(never)]
 fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 2 * MAX_DIMENSION] {
     let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
     let (mut lo_at, mut hi_at) = ([0u32; HI], [0u32; HI]);
     for (i, r) in refs.iter().enumerate() {
-        let c = doubled_centroid(r);
+        let c: [T; HI] = core::array::from_fn(|l| if l < D { r.lo[l] + r.hi[l] } else { T::zero() });
         let i = i as u32;
         for l in 0..HI {
             let (below, above) = (c[l] < lo[l], c[l] > hi[l]);
@@ -285,12 +403,17 @@ fn cheapest_cut<T: Real, const D: usize>(
 ) -> Option<(usize, usize)> {
     let nb = grid.bins;
     let right_cost = &mut right_cost[..nb];
-    let mut best: Option<(T, usize, usize)> = None;
+    // The cheapest cut so far as its cost and `(axis, k)`, `k == 0` while there is none, kept
+    // by selects rather than a branch: whether a cut beats the best so far is as good as
+    // random (the branch was missed on a fifth of the cuts). The cost is compared as the bits
+    // of its `f64` value, which order like the value for the non-negative costs a box measure
+    // gives, so the selects are on integers (on floats, the compiler branched).
+    let (mut best_key, mut best_axis, mut best_k) = (0u64, 0usize, 0usize);
     for axis in 0..D {
         if grid.scale[axis] == T::zero() {
             continue;
         }
-        let row = axis * nb..(axis + 1) * nb;
+        let row = slot(axis, 0)..slot(axis, 0) + nb;
         let (row_boxes, row_counts) = (&boxes[row.clone()], &counts[row]);
         // Right-to-left sweep: cost of the right side of a cut before bin k.
         let (mut acc, mut n) = (empty::<T>(), 0u32);
@@ -301,19 +424,19 @@ fn cheapest_cut<T: Real, const D: usize>(
         }
         let (mut left, mut n) = (empty::<T>(), 0u32);
         for (k, ((b, &c), &rc)) in row_boxes.iter().zip(row_counts).zip(&right_cost[1..]).enumerate() {
-            // Bin k goes left of the cut before bin k + 1.
+            // Bin k goes left of the cut before bin k + 1, which needs references on both
+            // sides (the cost of an empty side is not a number, and not used).
             grow(&mut left, b);
             n += c;
-            if n == 0 || n as usize == total {
-                continue;
-            }
-            let cost = measure(&left) * T::lit(n as f64) + rc;
-            if best.is_none_or(|(b, _, _)| cost < b) {
-                best = Some((cost, axis, k + 1));
-            }
+            let key = (measure(&left) * T::lit(n as f64) + rc).to_f64().to_bits();
+            let two_sided = (n != 0) & (n as usize != total);
+            let better = two_sided & ((best_k == 0) | (key < best_key));
+            best_key = if better { key } else { best_key };
+            best_axis = if better { axis } else { best_axis };
+            best_k = if better { k + 1 } else { best_k };
         }
     }
-    best.map(|(_, axis, k)| (axis, k))
+    (best_k != 0).then_some((best_axis, best_k))
 }
 
 /// Nodes of more references than this choose their cut from a jittered sample of [`SAMPLE`]
@@ -327,54 +450,73 @@ const SAMPLED_ABOVE: usize = 4 * SAMPLE;
 /// of thousands: what is left there is the partition of every reference by the chosen plane.
 const SAMPLE: usize = 512;
 
-/// Partitions a node's references by the cheapest binned cut (chosen from a sample when the
-/// node has more than `sampled_above` of them) and returns the size of the left part.
-fn split<T: Real, const D: usize>(
+/// Partitions a large node's references by the cheapest binned cut of a sample of them and
+/// returns the size of the left part.
+///
+/// The sample is one reference from each of [`SAMPLE`] equal windows of the range, at a hashed
+/// offset within it (a fixed stride aliases with periodic input, such as a mesh whose
+/// triangles cycle through a few clusters), each standing for the whole window; plus the
+/// extreme references on every axis, each standing for itself, so the grid spans every
+/// centroid. Deterministic, so the parallel build cuts alike.
+fn sampled_split<T: Real, const D: usize>(
     refs: &mut [PrimRef<T, D>],
+    params: &Params,
+    scratch: &mut Scratch<T, D>,
+) -> usize {
+    let Scratch { boxes, counts, right_cost, sample, .. } = scratch;
+    let window = refs.len() / SAMPLE;
+    sample.clear();
+    let seed = refs.len() as u64;
+    sample.extend(
+        (0..SAMPLE).map(|k| LaneRef::of(&refs[k * window + (mix(seed ^ k as u64) % window as u64) as usize])),
+    );
+    let loners = sample.len();
+    sample.extend(extremes(refs).map(|i| LaneRef::of(&refs[i])));
+    let grid = Grid::<T, D>::over(sample, params.bins);
+    clear_bins(&grid, boxes, counts);
+    fill_bins(&sample[..loners], window as u32, &grid, boxes, counts);
+    fill_bins(&sample[loners..], 1, &grid, boxes, counts);
+    let total = loners * window + (sample.len() - loners);
+    match best_cut(&grid, total, params.cost, &boxes[..], &counts[..], right_cost) {
+        // The test of `cut_at` on the same doubled centroid (`lo + hi` is `lo − (−hi)`
+        // exactly). A sampled cut has sampled references on both sides, so the partition of
+        // all of them does too. Hoare's scheme: these ranges stream through memory, and it
+        // moves only the misplaced references.
+        Some((axis, cut)) => {
+            let (origin, scale, cut) = (grid.origin[axis], grid.scale[axis], T::lit(cut as f64));
+            super::partition(refs, |r| (r.lo[axis] + r.hi[axis] - origin) * scale < cut)
+        }
+        None => refs.len() / 2,
+    }
+}
+
+/// Partitions a node's references (in lanes) by the cheapest binned cut and returns the size
+/// of the left part.
+fn split<T: Real, const D: usize>(
+    refs: &mut [LaneRef<T>],
     max_bins: usize,
     cost: Cost,
-    sampled_above: usize,
     scratch: &mut Scratch<T, D>,
 ) -> usize {
     if refs.len() <= SMALL {
         // A handful of primitives: the per-node cost of binning (clearing and sweeping the
         // bins) exceeds what a better cut could save; split at the median of the widest axis.
-        return top_down::median_split(0, refs);
+        return median_split::<T, D>(refs);
     }
-    let Scratch { boxes, counts, right_cost, sample } = scratch;
-    if refs.len() > sampled_above {
-        // One reference from each of SAMPLE equal windows of the range, at a hashed offset
-        // within it (a fixed stride aliases with periodic input, such as a mesh whose
-        // triangles cycle through a few clusters), each standing for the whole window; plus
-        // the extreme references on every axis, each standing for itself, so the grid spans
-        // every centroid. Deterministic, so the parallel build cuts alike.
-        let window = refs.len() / SAMPLE;
-        sample.clear();
-        let seed = refs.len() as u64;
-        sample
-            .extend((0..SAMPLE).map(|k| refs[k * window + (mix(seed ^ k as u64) % window as u64) as usize]));
-        let loners = sample.len();
-        sample.extend(extremes(refs).map(|i| refs[i]));
-        let grid = Grid::over(sample, max_bins);
-        clear_bins(&grid, boxes, counts);
-        fill_bins(&sample[..loners], window as u32, &grid, boxes, counts);
-        fill_bins(&sample[loners..], 1, &grid, boxes, counts);
-        let total = loners * window + (sample.len() - loners);
-        return cut_at(refs, &grid, best_cut(&grid, total, cost, boxes, counts, right_cost));
-    }
+    let Scratch { boxes, counts, right_cost, .. } = scratch;
     // A small node needs fewer bins than it has primitives: the sweeps cost O(bins) per node,
     // which would otherwise dominate near the leaves (a quarter as many bins as references
     // there, plus two: SAH cost within 0.1 % on the bunnies, the same rays' box and triangle
     // test counts, 14 % less binning work than one bin per reference).
-    let grid = Grid::over(refs, max_bins.min(refs.len() / 4 + 2).max(2));
+    let grid = Grid::<T, D>::over(refs, max_bins.min(refs.len() / 4 + 2).max(2));
     clear_bins(&grid, boxes, counts);
     fill_bins(refs, 1, &grid, boxes, counts);
-    cut_at(refs, &grid, best_cut(&grid, refs.len(), cost, boxes, counts, right_cost))
+    cut_at(refs, &grid, best_cut(&grid, refs.len(), cost, &boxes[..], &counts[..], right_cost))
 }
 
 /// Partitions `refs` by the chosen cut and returns the size of the left part.
 fn cut_at<T: Real, const D: usize>(
-    refs: &mut [PrimRef<T, D>],
+    refs: &mut [LaneRef<T>],
     grid: &Grid<T, D>,
     cut: Option<(usize, usize)>,
 ) -> usize {
@@ -383,14 +525,60 @@ fn cut_at<T: Real, const D: usize>(
             // `bin(r) < cut` without the integer conversion: for the non-negative binned
             // coordinate x, ⌊x⌋ < cut exactly when x < cut (and the clamp to the last bin only
             // moves values that are ≥ cut anyway), so this is the same test on the same value.
-            // A sampled cut has sampled references on both sides, so the partition of all of
-            // them does too.
             let (origin, scale, cut) = (grid.origin[axis], grid.scale[axis], T::lit(cut as f64));
-            super::partition(refs, |r| (r.lo[axis] + r.hi[axis] - origin) * scale < cut)
+            let goes_left = |r: &LaneRef<T>| (r.lanes[axis] - r.lanes[HI + axis] - origin) * scale < cut;
+            // Without a branch on the test: where a reference goes is as good as random, and
+            // Hoare's scans were missed on a sixth of the references (a third of the build's
+            // mispredictions). These nodes fit in cache, so the extra stores cost little.
+            super::partition_branchless(refs, goes_left)
         }
         // Every centroid in one bin on every axis (all equal): split by index.
         None => refs.len() / 2,
     }
+}
+
+/// Median split of a handful of references (at most [`SMALL`]), as [`top_down::median_split`]
+/// does it: the axis along which the centroids spread most (the first of equals), the
+/// references ordered by their doubled centroid on it (ties by position) and cut in the
+/// middle. The order comes from each reference's rank, counted over a fixed six-by-six grid of
+/// comparisons (absent references +∞) with no branch on the data: these nodes are three
+/// quarters of a tree with leaves of one reference, and the standard library's selection
+/// mispredicted one or two branches in each (an eighth of the 235k bunny's build's
+/// mispredictions). Two references split one and one in either order.
+fn median_split<T: Real, const D: usize>(refs: &mut [LaneRef<T>]) -> usize {
+    let n = refs.len();
+    debug_assert!((2..=SMALL).contains(&n));
+    if n == 2 {
+        return 1;
+    }
+    let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
+    for r in refs.iter() {
+        let c = doubled_centroid(r);
+        for l in 0..HI {
+            lo[l] = if c[l] < lo[l] { c[l] } else { lo[l] };
+            hi[l] = if c[l] > hi[l] { c[l] } else { hi[l] };
+        }
+    }
+    let mut axis = 0;
+    for a in 1..D {
+        if hi[a] - lo[a] > hi[axis] - lo[axis] {
+            axis = a;
+        }
+    }
+    let mut keys = [T::infinity(); SMALL];
+    for (key, r) in keys.iter_mut().zip(refs.iter()) {
+        *key = r.lanes[axis] - r.lanes[HI + axis];
+    }
+    let mut ordered = [refs[0]; SMALL];
+    for (i, r) in refs.iter().enumerate() {
+        let mut rank = 0usize;
+        for (j, &other) in keys.iter().enumerate() {
+            rank += ((other < keys[i]) | ((other == keys[i]) & (j < i))) as usize;
+        }
+        ordered[rank] = *r;
+    }
+    refs.copy_from_slice(&ordered[..n]);
+    n / 2
 }
 
 #[cfg(test)]
@@ -439,10 +627,7 @@ mod tests {
     fn sampled_against_full(refs: Vec<PrimRef<f64, 3>>) -> (f64, f64) {
         let mut costs = [0.0; 2];
         for (k, sampled_above) in [SAMPLED_ABOVE, usize::MAX].into_iter().enumerate() {
-            let mut scratch = Scratch::<f64, 3>::new(16);
-            let topology = top_down::build(refs.clone(), 1, &mut |_, r| {
-                split(r, 16, Cost::SurfaceArea, sampled_above, &mut scratch)
-            });
+            let topology = build_with(refs.clone(), 1, 16, Cost::SurfaceArea, sampled_above, false);
             let mut order = topology.order.clone();
             order.sort_unstable();
             assert_eq!(order, (0..refs.len() as u32).collect::<Vec<_>>());
@@ -478,6 +663,55 @@ mod tests {
         sampled_against_full(refs_around(&clustered));
     }
 
+    /// The small nodes' rank-based median split against a sort: two to six references with
+    /// many ties (keys from a few values), in 2D and 3D. The left part is the smaller half by
+    /// key on the axis of widest centroid spread, every reference is kept once, and the lanes
+    /// give back the boxes exactly.
+    #[test]
+    fn small_median_split_orders_like_a_sort() {
+        fn check<const D: usize>(rnd: &mut impl FnMut() -> f64) {
+            for n in 2..=SMALL {
+                let refs: Vec<PrimRef<f64, D>> = (0..n as u32)
+                    .map(|index| {
+                        let lo = Point::from(core::array::from_fn(|_| (rnd() * 4.0).floor()));
+                        let hi = lo + nalgebra::SVector::<f64, D>::from_fn(|_, _| (rnd() * 2.0).floor());
+                        PrimRef { lo, hi, index }
+                    })
+                    .collect();
+                let mut lanes: Vec<LaneRef<f64>> = refs.iter().map(LaneRef::of).collect();
+                let mid = median_split::<f64, D>(&mut lanes);
+                assert_eq!(mid, n / 2);
+                let mut seen: Vec<u32> = lanes.iter().map(|r| r.index).collect();
+                seen.sort_unstable();
+                assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
+                for r in &lanes {
+                    let back: PrimRef<f64, D> = r.to_prim_ref();
+                    let original = &refs[r.index as usize];
+                    assert_eq!((back.lo, back.hi), (original.lo, original.hi));
+                }
+                if n == 2 {
+                    continue;
+                }
+                // The widest axis (first of equals) and the sorted keys on it.
+                let spread = |a: usize| {
+                    let keys = refs.iter().map(|r| r.lo[a] + r.hi[a]);
+                    keys.clone().fold(f64::MIN, f64::max) - keys.fold(f64::MAX, f64::min)
+                };
+                let axis = (1..D).fold(0, |best, a| if spread(a) > spread(best) { a } else { best });
+                let key = |r: &LaneRef<f64>| r.lanes[axis] - r.lanes[HI + axis];
+                let mut sorted: Vec<f64> = lanes.iter().map(key).collect();
+                let got = sorted.clone();
+                sorted.sort_by(f64::total_cmp);
+                assert_eq!(got, sorted, "n = {n}, axis {axis}");
+            }
+        }
+        let mut rnd = unit_stream(0x51ed_270b_27b2_9d3f);
+        for _ in 0..500 {
+            check::<3>(&mut rnd);
+            check::<2>(&mut rnd);
+        }
+    }
+
     /// Degenerate large nodes through the sampled path: every centroid equal (no axis has a
     /// cut: split by index), every centroid on one line with many duplicates, and references a
     /// billion units apart. Each builds a full tree of single-reference leaves over every
@@ -490,10 +724,7 @@ mod tests {
             (0..10_000).map(|i| [if i % 2 == 0 { -1e9 } else { 1e9 }, (i % 3) as f64, 0.0]).collect();
         for centres in [same, line, spread] {
             let refs = refs_around(&centres);
-            let mut scratch = Scratch::<f64, 3>::new(16);
-            let topology = top_down::build(refs.clone(), 1, &mut |_, r| {
-                split(r, 16, Cost::SurfaceArea, SAMPLED_ABOVE, &mut scratch)
-            });
+            let topology = build_with(refs.clone(), 1, 16, Cost::SurfaceArea, SAMPLED_ABOVE, false);
             assert_eq!(topology.nodes.len(), 2 * refs.len() - 1);
             assert!(topology.nodes.iter().all(|n| n.first_child != 0 || n.count == 1));
             let mut order = topology.order.clone();

@@ -21,6 +21,14 @@ pub(crate) fn build<T: Real, const D: usize>(
     Topology { nodes, order: refs.iter().map(|r| r.index).collect(), ordered: refs }
 }
 
+/// What a splitter made of a node: a cut (the size of the left part), or the node's whole
+/// subtree, built by the splitter itself in the drivers' layout (the node first; `start`s
+/// absolute, `first_child` indices within the list, 0 for a leaf).
+pub(crate) enum Split {
+    At(usize),
+    Subtree(Vec<TopoNode>),
+}
+
 /// The serial driver over a slice whose first reference sits at position `base` of the whole
 /// order. Layout: the root, then its two children, then the left child's subtree, then the
 /// right's (recursively the same), which is what the parallel driver reproduces.
@@ -29,6 +37,18 @@ fn build_nodes<T: Real, const D: usize>(
     base: usize,
     leaf_size: usize,
     split: &mut dyn FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
+) -> Vec<TopoNode> {
+    build_nodes_with(refs, base, leaf_size, &mut |start, range| Split::At(split(start, range)))
+}
+
+/// [`build_nodes`] over references of any type, with a splitter that may build a node's
+/// subtree itself ([`Split::Subtree`], spliced in place: in the serial layout a node's
+/// descendants are one contiguous run, appended when the node is split).
+pub(crate) fn build_nodes_with<R>(
+    refs: &mut [R],
+    base: usize,
+    leaf_size: usize,
+    split: &mut dyn FnMut(usize, &mut [R]) -> Split,
 ) -> Vec<TopoNode> {
     let n = refs.len();
     let mut nodes = Vec::with_capacity(2 * n.div_ceil(leaf_size.max(1)));
@@ -39,7 +59,13 @@ fn build_nodes<T: Real, const D: usize>(
         if count <= leaf_size {
             continue;
         }
-        let mut mid = split(base + start, &mut refs[start..end]);
+        let mut mid = match split(base + start, &mut refs[start..end]) {
+            Split::At(mid) => mid,
+            Split::Subtree(sub) => {
+                splice(&mut nodes, node, &sub);
+                continue;
+            }
+        };
         if mid == 0 || mid >= count {
             mid = count / 2;
         }
@@ -56,6 +82,16 @@ fn build_nodes<T: Real, const D: usize>(
         stack.push((first, start, start + mid));
     }
     nodes
+}
+
+/// Appends the descendants of `sub` (a subtree whose first node is `nodes[node]`) to `nodes`
+/// and links them to `node`.
+fn splice(nodes: &mut Vec<TopoNode>, node: usize, sub: &[TopoNode]) {
+    // Local index k ≥ 1 lands at `offset + k`.
+    let offset = nodes.len() as u32 - 1;
+    let moved = |k: u32| if k == 0 { 0 } else { k + offset };
+    nodes[node].first_child = moved(sub[0].first_child);
+    nodes.extend(sub[1..].iter().map(|t| TopoNode { first_child: moved(t.first_child), ..*t }));
 }
 
 /// Ranges at least this large are split on one thread and their two halves built in parallel.
@@ -77,28 +113,50 @@ where
     F: Fn() -> S + Sync,
     S: FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
 {
-    let nodes = subtree(&mut refs, 0, leaf_size, make_split, 0);
+    let nodes = build_parallel_nodes_with(&mut refs, leaf_size, &|| {
+        let mut split = make_split();
+        move |start: usize, range: &mut [PrimRef<T, D>]| Split::At(split(start, range))
+    });
     Topology { nodes, order: refs.iter().map(|r| r.index).collect(), ordered: refs }
 }
 
+/// [`build_parallel`]'s nodes over references of any type, with splitters that may build a
+/// node's subtree themselves (see [`build_nodes_with`]).
 #[cfg(feature = "rayon")]
-fn subtree<T, const D: usize, F, S>(
-    refs: &mut [PrimRef<T, D>],
+pub(crate) fn build_parallel_nodes_with<R, F, S>(
+    refs: &mut [R],
+    leaf_size: usize,
+    make_split: &F,
+) -> Vec<TopoNode>
+where
+    R: Send,
+    F: Fn() -> S + Sync,
+    S: FnMut(usize, &mut [R]) -> Split,
+{
+    subtree(refs, 0, leaf_size, make_split, 0)
+}
+
+#[cfg(feature = "rayon")]
+fn subtree<R, F, S>(
+    refs: &mut [R],
     base: usize,
     leaf_size: usize,
     make_split: &F,
     depth: u32,
 ) -> Vec<TopoNode>
 where
-    T: Real,
+    R: Send,
     F: Fn() -> S + Sync,
-    S: FnMut(usize, &mut [PrimRef<T, D>]) -> usize,
+    S: FnMut(usize, &mut [R]) -> Split,
 {
     let n = refs.len();
     if n < PARALLEL_MIN || n <= leaf_size || depth >= 16 {
-        return build_nodes(refs, base, leaf_size, &mut make_split());
+        return build_nodes_with(refs, base, leaf_size, &mut make_split());
     }
-    let mut mid = make_split()(base, refs);
+    let mut mid = match make_split()(base, refs) {
+        Split::At(mid) => mid,
+        Split::Subtree(sub) => return sub,
+    };
     if mid == 0 || mid >= n {
         mid = n / 2;
     }
