@@ -334,14 +334,27 @@ fn clear_bins<T: Real, const D: usize>(
 ///
 /// Written lane-wise over four fixed lanes (the axes) with selects, so the compiler keeps the
 /// running extremes and their positions in packed registers: a compare and two selects per
-/// side and reference instead of two branches per axis. Out of line: it runs once per sampled
+/// side and reference instead of two branches per axis. The lanes past `D` repeat the last
+/// axis and their positions are returned too (by [`extreme_lanes`], out of line): told that
+/// only `D` lanes matter, the compiler split the lanes into a packed pair and a scalar, with
+/// shuffles between them in every step.
+fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 2 * MAX_DIMENSION] {
+    let (lo_at, hi_at) = extreme_lanes(refs);
+    let mut index = [0usize; 2 * MAX_DIMENSION];
+    for axis in 0..D {
+        (index[2 * axis], index[2 * axis + 1]) = (lo_at[axis] as usize, hi_at[axis] as usize);
+    }
+    index
+}
+
+/// The positions of [`extremes`] in all four lanes. Out of line: it runs once per sampled
 /// node, and inlined into the split it made the rest of the split compile worse.
 #[inline(never)]
-fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 2 * MAX_DIMENSION] {
+fn extreme_lanes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> ([u32; HI], [u32; HI]) {
     let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
     let (mut lo_at, mut hi_at) = ([0u32; HI], [0u32; HI]);
     for (i, r) in refs.iter().enumerate() {
-        let c: [T; HI] = core::array::from_fn(|l| if l < D { r.lo[l] + r.hi[l] } else { T::zero() });
+        let c: [T; HI] = core::array::from_fn(|l| r.lo[l.min(D - 1)] + r.hi[l.min(D - 1)]);
         let i = i as u32;
         for l in 0..HI {
             let (below, above) = (c[l] < lo[l], c[l] > hi[l]);
@@ -351,11 +364,7 @@ fn extremes<T: Real, const D: usize>(refs: &[PrimRef<T, D>]) -> [usize; 2 * MAX_
             hi_at[l] = if above { i } else { hi_at[l] };
         }
     }
-    let mut index = [0usize; 2 * MAX_DIMENSION];
-    for axis in 0..D {
-        (index[2 * axis], index[2 * axis + 1]) = (lo_at[axis] as usize, hi_at[axis] as usize);
-    }
-    index
+    (lo_at, hi_at)
 }
 
 /// A well-mixed 64-bit hash (SplitMix64's finaliser): the sample's jitter.
