@@ -211,7 +211,7 @@ fn split_node<T: Real, const D: usize>(
     lanes.clear();
     lanes.extend(refs.iter().map(LaneRef::of));
     let nodes = top_down::build_nodes_with(&mut lanes, start, params.leaf_size, &mut |_, range| {
-        top_down::Split::At(split::<T, D>(range, params.bins, params.cost, scratch))
+        top_down::Split::At(split::<T, D>(range, params, scratch))
     });
     for (r, lane) in refs.iter_mut().zip(&lanes) {
         *r = lane.to_prim_ref();
@@ -249,16 +249,7 @@ struct Grid<T: Real, const D: usize> {
 impl<T: Real, const D: usize> Grid<T, D> {
     /// The grid of `bins` slices over the references' doubled centroids.
     fn over(refs: &[LaneRef<T>], bins: usize) -> Self {
-        // Lane-wise over four fixed lanes, as in `extremes`: the bounds stay in two packed
-        // registers (a negated copy in the high lanes of one array compiled to shuffles).
-        let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
-        for r in refs {
-            let c = doubled_centroid(r);
-            for l in 0..HI {
-                lo[l] = if c[l] < lo[l] { c[l] } else { lo[l] };
-                hi[l] = if c[l] > hi[l] { c[l] } else { hi[l] };
-            }
-        }
+        let (lo, hi) = centroid_bounds(refs);
         // Lanes past `D` hold centroids of 0: origin 0, extent 0, scale 0.
         let origin = lo;
         let mut widest = T::zero();
@@ -283,6 +274,22 @@ impl<T: Real, const D: usize> Grid<T, D> {
 #[inline(always)]
 fn doubled_centroid<T: Real>(r: &LaneRef<T>) -> [T; HI] {
     core::array::from_fn(|i| r.lanes[i] - r.lanes[HI + i])
+}
+
+/// The box of the references' doubled centroids, lane-wise over four fixed lanes: the bounds
+/// stay in two packed registers (a negated copy in the high lanes of one array compiled to
+/// shuffles).
+#[inline(always)]
+fn centroid_bounds<T: Real>(refs: &[LaneRef<T>]) -> ([T; HI], [T; HI]) {
+    let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
+    for r in refs {
+        let c = doubled_centroid(r);
+        for l in 0..HI {
+            lo[l] = if c[l] < lo[l] { c[l] } else { lo[l] };
+            hi[l] = if c[l] > hi[l] { c[l] } else { hi[l] };
+        }
+    }
+    (lo, hi)
 }
 
 /// Drops every reference's box into its bin on every axis (an axis without extent puts all of
@@ -503,8 +510,7 @@ fn sampled_split<T: Real, const D: usize>(
 /// of the left part.
 fn split<T: Real, const D: usize>(
     refs: &mut [LaneRef<T>],
-    max_bins: usize,
-    cost: Cost,
+    params: &Params,
     scratch: &mut Scratch<T, D>,
 ) -> usize {
     if refs.len() <= SMALL {
@@ -517,10 +523,10 @@ fn split<T: Real, const D: usize>(
     // which would otherwise dominate near the leaves (a quarter as many bins as references
     // there, plus two: SAH cost within 0.1 % on the bunnies, the same rays' box and triangle
     // test counts, 14 % less binning work than one bin per reference).
-    let grid = Grid::<T, D>::over(refs, max_bins.min(refs.len() / 4 + 2).max(2));
+    let grid = Grid::<T, D>::over(refs, params.bins.min(refs.len() / 4 + 2).max(2));
     clear_bins(&grid, boxes, counts);
     fill_bins(refs, 1, &grid, boxes, counts);
-    cut_at(refs, &grid, best_cut(&grid, refs.len(), cost, &boxes[..], &counts[..], right_cost))
+    cut_at(refs, &grid, best_cut(&grid, refs.len(), params.cost, &boxes[..], &counts[..], right_cost))
 }
 
 /// Partitions `refs` by the chosen cut and returns the size of the left part.
@@ -560,14 +566,7 @@ fn median_split<T: Real, const D: usize>(refs: &mut [LaneRef<T>]) -> usize {
     if n == 2 {
         return 1;
     }
-    let (mut lo, mut hi) = ([T::infinity(); HI], [-T::infinity(); HI]);
-    for r in refs.iter() {
-        let c = doubled_centroid(r);
-        for l in 0..HI {
-            lo[l] = if c[l] < lo[l] { c[l] } else { lo[l] };
-            hi[l] = if c[l] > hi[l] { c[l] } else { hi[l] };
-        }
-    }
+    let (lo, hi) = centroid_bounds(refs);
     let mut axis = 0;
     for a in 1..D {
         if hi[a] - lo[a] > hi[axis] - lo[axis] {
