@@ -22,9 +22,10 @@ pub trait Real: RealField + Copy + Default + core::fmt::Debug + Send + Sync + 's
     fn coord_limit() -> Self;
     /// Widens to `f64` (exact for both implementations).
     fn to_f64(self) -> f64;
-    /// Truncates toward zero into `0..=255`, saturating below and above (NaN gives 0): Rust's
-    /// `as u8`, one conversion in place of widening to `f64` and clamping.
-    fn to_u8_saturating(self) -> u8;
+    /// Converts an integer, exactly when `|i| ≤ 2²⁴` (the wide trees' 8-bit quantization steps
+    /// and bin indices): one `cvtsi2ss` for `f32` (packed `cvtdq2ps` over lanes), where
+    /// [`lit`](Real::lit) would convert to `f64` first and then narrow.
+    fn lit_i32(i: i32) -> Self;
     /// Bit `l` set where `a[l] > b[l]` (clear when either is NaN): one packed comparison and a
     /// move-mask (SSE's `cmpps` and `movmskps` on x86-64), which the compiler does not make of
     /// four scalar comparisons on its own.
@@ -57,8 +58,8 @@ impl Real for f32 {
         self as f64
     }
     #[inline(always)]
-    fn to_u8_saturating(self) -> u8 {
-        self as u8
+    fn lit_i32(i: i32) -> Self {
+        i as f32
     }
     #[inline(always)]
     fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32 {
@@ -95,8 +96,8 @@ impl Real for f64 {
         self
     }
     #[inline(always)]
-    fn to_u8_saturating(self) -> u8 {
-        self as u8
+    fn lit_i32(i: i32) -> Self {
+        f64::from(i)
     }
     #[inline(always)]
     fn gt_mask4(a: [Self; 4], b: [Self; 4]) -> u32 {
@@ -151,6 +152,9 @@ mod tests {
     #[test]
     fn literals_and_limits() {
         assert_eq!(f32::lit(0.5), 0.5f32);
+        assert_eq!(f32::lit_i32(-255), -255.0f32);
+        assert_eq!(f32::lit_i32(1 << 24), 16_777_216.0f32);
+        assert_eq!(f64::lit_i32(i32::MIN), -2_147_483_648.0f64);
         assert_eq!(<f64 as Real>::infinity(), f64::INFINITY);
         assert!(<f32 as Real>::coord_limit().powi(4).is_finite());
         assert!(<f64 as Real>::coord_limit().powi(4).is_finite());

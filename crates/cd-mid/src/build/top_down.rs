@@ -51,7 +51,11 @@ pub(crate) fn build_nodes_with<R>(
     split: &mut dyn FnMut(usize, &mut [R]) -> Split,
 ) -> Vec<TopoNode> {
     let n = refs.len();
-    let mut nodes = Vec::with_capacity(2 * n.div_ceil(leaf_size.max(1)));
+    // A binary tree over n non-empty leaves has at most 2n − 1 nodes, and the ranges may end
+    // smaller than `leaf_size` (a split point is the cost's choice): sized for the bound, the
+    // vector never doubles and copies itself (it did at 2·⌈n / leaf_size⌉), and the pages of
+    // a large reservation that stay unused are never touched.
+    let mut nodes = Vec::with_capacity((2 * n).max(2) - 1);
     nodes.push(TopoNode { first_child: 0, start: base as u32, count: n as u32 });
     let mut stack = vec![(0usize, 0usize, n)];
     while let Some((node, start, end)) = stack.pop() {
