@@ -411,7 +411,8 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         }
         let Some(root) = self.nodes.first() else { return };
         let (frame_lo, frame_hi) = root.frame();
-        let lanes = RayLanes::new(ray, rounding_pad(ray.origin(), &frame_lo, &frame_hi));
+        let lanes =
+            RayLanes::new(ray, rounding_pad(ray.origin(), &frame_lo, &frame_hi), &frame_lo, &frame_hi);
         let mut stack = core::mem::take(&mut ws.nodes);
         stack.clear();
         stack.push((T::zero(), 0));
@@ -426,29 +427,34 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             // Children hit, sorted far to near so the nearest is popped first (a branch per
             // lane on its hit flag was the walk's most mispredicted; `set_lanes` takes one per
             // lane hit).
-            let mut order: [(T, usize); W] = [(T::zero(), 0); W];
+            // Lane numbers only, keyed by `t_near`: one 8-byte array to clear per node (pairs of
+            // entry and lane were sixteen stores).
+            let mut order = [0u8; W];
             let mut k = 0;
             for lane in set_lanes(hit) {
+                let t = t_near[lane];
                 let mut j = k;
-                while j > 0 && order[j - 1].0 < t_near[lane] {
+                while j > 0 && t_near[usize::from(order[j - 1])] < t {
                     order[j] = order[j - 1];
                     j -= 1;
                 }
-                order[j] = (t_near[lane], lane);
+                order[j] = lane as u8;
                 k += 1;
             }
             // Leaves are visited at once, nearest first; interior children are pushed.
-            for &(t, lane) in order[..k].iter().rev() {
+            for &lane in order[..k].iter().rev() {
+                let lane = usize::from(lane);
                 if node.count[lane] & LEAF != 0
-                    && t <= limit * slack
+                    && t_near[lane] <= limit * slack
                     && visit_range(node.index[lane], node.count[lane] & !LEAF, &mut limit, ws)
                 {
                     break 'walk;
                 }
             }
-            for &(t, lane) in order[..k].iter() {
+            for &lane in order[..k].iter() {
+                let lane = usize::from(lane);
                 if node.count[lane] & LEAF == 0 {
-                    stack.push((t, node.index[lane]));
+                    stack.push((t_near[lane], node.index[lane]));
                 }
             }
         }
@@ -478,14 +484,31 @@ pub(crate) enum Visit<T> {
     Stop,
 }
 
-/// A ray prepared for lane tests: origin, inverse direction, and the axes it runs parallel to
-/// (for those the slab test is an inside/outside comparison: no division by zero, no NaN),
-/// with the rounding pad of [`rounding_pad`] every box is grown by (the binary walks' rule:
-/// the leaves' ray tests can report a hit that far outside its box).
+/// How a ray's lane test treats one axis, decided once per ray.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum AxisMode {
+    /// The ray runs parallel to the axis: the slab test is an inside/outside comparison (no
+    /// division by zero, no NaN).
+    Parallel,
+    /// The folded form `t = α + q·β` (one multiply-add a bound) cannot overflow in any node of
+    /// the tree: every node's frame lies within a few times the root's, and the root's reach
+    /// from the origin times the inverse direction (and the pad's share of the ulps) is finite
+    /// with a wide margin.
+    Folded,
+    /// A direction component so small (or a tree so far away) that α or β could overflow: α +
+    /// q·β would give −∞ or NaN for bounds that are finite, and miss boxes the ray enters (a
+    /// 10⁻³⁰⁰ component once did). Each bound is then measured directly, exact to rounding, with
+    /// ±∞ only where the true parameter overflows.
+    Direct,
+}
+
+/// A ray prepared for lane tests: origin, inverse direction, and each axis' [`AxisMode`], with
+/// the rounding pad of [`rounding_pad`] every box is grown by (the binary walks' rule: the
+/// leaves' ray tests can report a hit that far outside its box).
 struct RayLanes<T: Real> {
     origin: [T; 3],
     inv_dir: [T; 3],
-    parallel: [bool; 3],
+    mode: [AxisMode; 3],
     /// The pad itself, for the parallel axes' inside test against a grown box.
     pad: T,
     /// The pad over 4ε, added to the terms whose ulps the lane test's bounds are moved by:
@@ -496,14 +519,35 @@ struct RayLanes<T: Real> {
 }
 
 impl<T: Real> RayLanes<T> {
-    fn new(ray: &Ray<T, 3>, pad: T) -> Self {
+    /// Prepares `ray` for the walk of a tree whose root frame is `[frame_lo, frame_hi]`.
+    fn new(ray: &Ray<T, 3>, pad: T, frame_lo: &Point<T, 3>, frame_hi: &Point<T, 3>) -> Self {
         let p = PreparedRay::new(ray);
+        let pad_in_ulps = pad * T::lit(0.25) / T::epsilon();
+        let mode = core::array::from_fn(|a| {
+            if p.is_parallel(a) {
+                return AxisMode::Parallel;
+            }
+            // A node's frame exceeds the union of its children by a ten-thousandth of its extent
+            // and a few ulps, so all frames lie within the root's grown by far less than its own
+            // reach: 16 times that reach bounds |α|, |α + 255·β| and 255·|β| of every node, and
+            // the ulps' terms with them. (The check was made per node and axis before: about
+            // 30 instructions a node on every ray.)
+            let o = p.origin()[a];
+            let reach = (frame_lo[a] - o).abs() + (frame_hi[a] - o).abs() + (frame_hi[a] - frame_lo[a]);
+            let inv = p.inv_dir()[a].abs();
+            let bound = (reach * T::lit(16.0) + pad_in_ulps) * inv;
+            if bound.is_finite() && bound * T::lit(1024.0) < T::infinity() {
+                AxisMode::Folded
+            } else {
+                AxisMode::Direct
+            }
+        });
         RayLanes {
             origin: core::array::from_fn(|a| p.origin()[a]),
             inv_dir: core::array::from_fn(|a| p.inv_dir()[a]),
-            parallel: core::array::from_fn(|a| p.is_parallel(a)),
+            mode,
             pad,
-            pad_in_ulps: pad * T::lit(0.25) / T::epsilon(),
+            pad_in_ulps,
         }
     }
 
@@ -520,54 +564,53 @@ impl<T: Real> RayLanes<T> {
         for a in 0..3 {
             let (lo, hi) = (&node.qlo[a], &node.qhi[a]);
             let o = self.origin[a];
-            if self.parallel[a] {
-                let (below, above) = (o - self.pad, o + self.pad);
-                for l in 0..W {
-                    let within = (node.coord(a, lo[l]) <= above) & (below <= node.coord(a, hi[l]));
-                    inside &= !(u32::from(!within) << l);
-                }
-                continue;
-            }
             let inv = self.inv_dir[a];
-            let alpha = (node.origin[a] - o) * inv;
-            let beta = node.scale[a] * inv;
-            if !(alpha + T::lit(255.0) * beta).is_finite() || !alpha.is_finite() {
-                // A direction component so small (or a node so far) that α or β overflows:
-                // α + q·β would give −∞ or NaN for bounds that are finite, and miss boxes the
-                // ray enters (a 10⁻³⁰⁰ component once did). The direct form keeps each bound
-                // exact to rounding, with ±∞ only where the true parameter overflows.
-                // Ize's relative slack on the exit (below, the offsets carry it).
-                let slack = T::one() + T::lit(4.0) * T::epsilon();
-                // The rounding pad in this axis' parameter units, once for all lanes.
-                let pad_t = self.pad * inv.abs();
-                for l in 0..W {
-                    let t1 = (node.coord(a, lo[l]) - o) * inv;
-                    let t2 = (node.coord(a, hi[l]) - o) * inv;
-                    let (near, far) = if t1 < t2 { (t1, t2 * slack) } else { (t2, t1 * slack) };
-                    let (near, far) = (near - pad_t, far + pad_t);
-                    t_near[l] = if near > t_near[l] { near } else { t_near[l] };
-                    t_far[l] = if far < t_far[l] { far } else { t_far[l] };
+            match self.mode[a] {
+                AxisMode::Parallel => {
+                    let (below, above) = (o - self.pad, o + self.pad);
+                    for l in 0..W {
+                        let within = (node.coord(a, lo[l]) <= above) & (below <= node.coord(a, hi[l]));
+                        inside &= !(u32::from(!within) << l);
+                    }
                 }
-                continue;
-            }
-            // α + q·β rounds with an absolute error of a few ulps of |α| + 255·|β|, which near
-            // t = 0 no relative slack covers: a ray leaving a box's corner at t = 0 got an
-            // exit of −10⁻¹⁹ and missed the triangle it starts on (fuzz finding 28). The entry
-            // is lowered by four such ulps and the exit raised by eight, which also covers
-            // Ize's relative slack on the exit (|t| ≤ |α| + 255·|β|), so that a ray grazing a
-            // box is never dropped. The offsets are folded into α once per axis, and the near
-            // bound is picked by the direction's sign once per axis too: each lane costs two
-            // multiply-adds and no compare (a compare-and-swap per lane and the slack applied
-            // afterwards measured 6 % slower on the 14.7k bunny).
-            let ulps =
-                T::epsilon() * (alpha.abs() + T::lit(255.0) * beta.abs() + self.pad_in_ulps * inv.abs());
-            let (alpha_near, alpha_far) = (alpha - T::lit(4.0) * ulps, alpha + T::lit(8.0) * ulps);
-            let (q_near, q_far) = if beta >= T::zero() { (lo, hi) } else { (hi, lo) };
-            for l in 0..W {
-                let near = alpha_near + T::lit_i32(i32::from(q_near[l])) * beta;
-                let far = alpha_far + T::lit_i32(i32::from(q_far[l])) * beta;
-                t_near[l] = if near > t_near[l] { near } else { t_near[l] };
-                t_far[l] = if far < t_far[l] { far } else { t_far[l] };
+                AxisMode::Direct => {
+                    // Ize's relative slack on the exit (the folded form's offsets carry it).
+                    let slack = T::one() + T::lit(4.0) * T::epsilon();
+                    // The rounding pad in this axis' parameter units, once for all lanes.
+                    let pad_t = self.pad * inv.abs();
+                    for l in 0..W {
+                        let t1 = (node.coord(a, lo[l]) - o) * inv;
+                        let t2 = (node.coord(a, hi[l]) - o) * inv;
+                        let (near, far) = if t1 < t2 { (t1, t2 * slack) } else { (t2, t1 * slack) };
+                        let (near, far) = (near - pad_t, far + pad_t);
+                        t_near[l] = if near > t_near[l] { near } else { t_near[l] };
+                        t_far[l] = if far < t_far[l] { far } else { t_far[l] };
+                    }
+                }
+                AxisMode::Folded => {
+                    let alpha = (node.origin[a] - o) * inv;
+                    let beta = node.scale[a] * inv;
+                    // α + q·β rounds with an absolute error of a few ulps of |α| + 255·|β|,
+                    // which near t = 0 no relative slack covers: a ray leaving a box's corner
+                    // at t = 0 got an exit of −10⁻¹⁹ and missed the triangle it starts on (fuzz
+                    // finding 28). The entry is lowered by four such ulps and the exit raised
+                    // by eight, which also covers Ize's relative slack on the exit (|t| ≤ |α| +
+                    // 255·|β|), so that a ray grazing a box is never dropped. The offsets are
+                    // folded into α once per axis, and the near bound is picked by the
+                    // direction's sign once per axis too: each lane costs two multiply-adds
+                    // and no compare (a compare-and-swap per lane and the slack applied
+                    // afterwards measured 6 % slower on the 14.7k bunny).
+                    let ulps = T::epsilon()
+                        * (alpha.abs() + T::lit(255.0) * beta.abs() + self.pad_in_ulps * inv.abs());
+                    let (alpha_near, alpha_far) = (alpha - T::lit(4.0) * ulps, alpha + T::lit(8.0) * ulps);
+                    let (q_near, q_far) = if beta >= T::zero() { (lo, hi) } else { (hi, lo) };
+                    for l in 0..W {
+                        let near = alpha_near + T::lit_i32(i32::from(q_near[l])) * beta;
+                        let far = alpha_far + T::lit_i32(i32::from(q_far[l])) * beta;
+                        t_near[l] = if near > t_near[l] { near } else { t_near[l] };
+                        t_far[l] = if far < t_far[l] { far } else { t_far[l] };
+                    }
+                }
             }
         }
         // A lane misses where its entry lies past its exit (neither is NaN: the lane loops
@@ -637,5 +680,63 @@ mod tests {
             check_quantize::<f32, 8>(-3e7, 1.0, n, false, seed);
             check_quantize::<f64, 8>(1e15, 0.01, n, false, seed);
         }
+    }
+    /// The per-ray axis modes: parallel where a component is zero, the folded form for
+    /// ordinary directions, and the direct form where a component is so small that α or β
+    /// could overflow (a 10⁻³⁰⁵ component in `f64`, 10⁻³⁶ in `f32`, against a soup 30 wide); in
+    /// every mode the wide walk finds the binary walk's hits on a random triangle soup.
+    #[test]
+    fn axis_modes_by_direction_and_the_same_hits() {
+        fn check<T: Real>(tiny: f64) {
+            let mut r = unit_stream(7);
+            let tris: Vec<cd_geom::Triangle<T, 3>> = (0..300)
+                .map(|_| {
+                    let c: [f64; 3] = core::array::from_fn(|_| (r() - 0.5) * 20.0);
+                    let p = |r: &mut dyn FnMut() -> f64| {
+                        Point::from(core::array::from_fn::<T, 3, _>(|a| T::lit(c[a] + (r() - 0.5) * 2.0)))
+                    };
+                    cd_geom::Triangle::new(p(&mut r), p(&mut r), p(&mut r)).expect("valid")
+                })
+                .collect();
+            let mesh = crate::TriMesh::from_triangles(&tris).expect("valid");
+            let bvh: crate::MeshBvh<T, Aabb<T, 3>> = crate::MeshBvh::new(mesh).expect("builds");
+            let (lo, hi) = WideBvh::<T, 8>::from_binary(bvh.bvh()).nodes[0].frame();
+            let mut ws = QueryWorkspace::new();
+            let mut modes_seen = [false; 3];
+            let mut hits = [0usize; 4];
+            for k in 0..400 {
+                let mut d: [f64; 3] = core::array::from_fn(|_| r() - 0.5);
+                match k % 4 {
+                    1 => d[1] = 0.0,
+                    2 => d[2] = tiny,
+                    3 => d[0] = -tiny,
+                    _ => {}
+                }
+                // Aimed through a triangle's centroid from 15 units back, so most rays hit.
+                let target = tris[k * 7 % tris.len()].centroid();
+                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                let o: [f64; 3] = core::array::from_fn(|a| target[a].to_f64() - 15.0 * d[a] / len);
+                let ray = Ray::new(Point::from(o.map(T::lit)), cd_geom::Vector::from(d.map(T::lit)))
+                    .expect("valid");
+                let lanes = RayLanes::new(&ray, rounding_pad(ray.origin(), &lo, &hi), &lo, &hi);
+                for (a, m) in lanes.mode.iter().enumerate() {
+                    let expected = match (d[a] == 0.0, d[a].abs() == tiny) {
+                        (true, _) => AxisMode::Parallel,
+                        (false, true) => AxisMode::Direct,
+                        _ => AxisMode::Folded,
+                    };
+                    assert_eq!(*m, expected, "axis {a} of direction {d:?}");
+                    modes_seen[*m as usize] = true;
+                }
+                let wide = bvh.cast_ray(&ray, &mut ws).map(|h| (h.triangle, h.t));
+                let binary = bvh.cast_ray_binary(&ray, &mut ws).map(|h| (h.triangle, h.t));
+                assert_eq!(wide, binary, "ray {k}: {o:?} along {d:?}");
+                hits[k % 4] += usize::from(wide.is_some());
+            }
+            assert_eq!(modes_seen, [true; 3]);
+            assert!(hits.iter().all(|&h| h >= 10), "each kind of ray hits the soup: {hits:?}");
+        }
+        check::<f64>(1e-305);
+        check::<f32>(1e-36);
     }
 }

@@ -214,14 +214,6 @@ impl<T: Real> WatertightRay<T> {
         // zero (the ray through an edge or a vertex, a cancellation, or products too small for
         // T) is recomputed from exact products, so its sign is right (Woop et al. recompute in
         // higher precision); see `exact_edge`.
-        let edge = |p: T, q: T, r: T, s: T| {
-            let value = p * q - r * s;
-            if value != T::zero() {
-                value
-            } else {
-                exact_edge(p, q, r, s)
-            }
-        };
         let u = edge(cx, by, cy, bx);
         let v = edge(ax, cy, ay, cx);
         let w = edge(bx, ay, by, ax);
@@ -497,6 +489,19 @@ fn clamp_to_prism<T: Real>(
     })
 }
 
+/// The edge function `p·q − r·s`, recomputed from exact products ([`exact_edge`]) when it
+/// rounds to zero. Inlined, with the rare recomputation out of line: as one closure the
+/// compiler called it three times per triangle, spilling the sheared corners around each call.
+#[inline(always)]
+fn edge<T: Real>(p: T, q: T, r: T, s: T) -> T {
+    let value = p * q - r * s;
+    if value != T::zero() {
+        value
+    } else {
+        exact_edge(p, q, r, s)
+    }
+}
+
 /// `p·q − r·s` recomputed from exact products, for an edge function that rounded to zero.
 /// The sign is what the watertight test needs, and it must survive underflow: products of
 /// factors near 10⁻³⁰⁰ vanish even in `f64` (a ray 10⁻³⁰⁰ beside a vertex then "hit" the
@@ -504,6 +509,8 @@ fn clamp_to_prism<T: Real>(
 /// scaled by 2⁵⁰⁰ each first (exact, and safe: the scaled products stay below 1); a nonzero
 /// difference too small for T
 /// comes back as T's smallest magnitude with its sign (the other edge functions dwarf it).
+#[cold]
+#[inline(never)]
 fn exact_edge<T: Real>(p: T, q: T, r: T, s: T) -> T {
     let (p, q, r, s) = (p.to_f64(), q.to_f64(), r.to_f64(), s.to_f64());
     let mut exact = difference_of_products(p, q, r, s);
