@@ -416,6 +416,29 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
         let mut stack = core::mem::take(&mut ws.nodes);
         stack.clear();
         stack.push((T::zero(), 0));
+        // The common case, every axis folded, gets its own copy of the loop with the modes'
+        // dispatch compiled out (a match per axis and node otherwise).
+        let volume_tests = if lanes.mode == [AxisMode::Folded; 3] {
+            self.walk_nodes::<true>(&lanes, &mut stack, limit, slack, ws, &mut visit_range)
+        } else {
+            self.walk_nodes::<false>(&lanes, &mut stack, limit, slack, ws, &mut visit_range)
+        };
+        ws.nodes = stack;
+        ws.stats.volume_tests += volume_tests;
+    }
+
+    /// The node loop of [`WideBvh::walk`] from the nodes on `stack`, with `ALL_FOLDED` when
+    /// every axis of `lanes` is [`AxisMode::Folded`]; returns the box tests made.
+    #[inline(always)]
+    fn walk_nodes<const ALL_FOLDED: bool>(
+        &self,
+        lanes: &RayLanes<T>,
+        stack: &mut Vec<(T, u32)>,
+        mut limit: T,
+        slack: T,
+        ws: &mut QueryWorkspace<T>,
+        visit_range: &mut impl FnMut(u32, u32, &mut T, &mut QueryWorkspace<T>) -> bool,
+    ) -> u64 {
         let mut volume_tests = 0u64;
         'walk: while let Some((entry, n)) = stack.pop() {
             if entry > limit * slack {
@@ -423,7 +446,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
             }
             let node = &self.nodes[n as usize];
             volume_tests += W as u64;
-            let (t_near, hit) = lanes.test(node, limit * slack);
+            let (t_near, hit) = lanes.test::<W, ALL_FOLDED>(node, limit * slack);
             // Children hit, sorted far to near so the nearest is popped first (a branch per
             // lane on its hit flag was the walk's most mispredicted; `set_lanes` takes one per
             // lane hit).
@@ -458,8 +481,7 @@ impl<T: Real, const W: usize> WideBvh<T, W> {
                 }
             }
         }
-        ws.nodes = stack;
-        ws.stats.volume_tests += volume_tests;
+        volume_tests
     }
 }
 
@@ -556,7 +578,7 @@ impl<T: Real> RayLanes<T> {
     /// the lane loops): with `t = (origin + q·scale − o)/d = α + q·β`, each bound costs one
     /// multiply-add.
     #[inline(always)]
-    fn test<const W: usize>(&self, node: &WideNode<T, W>, limit: T) -> ([T; W], u32) {
+    fn test<const W: usize, const ALL_FOLDED: bool>(&self, node: &WideNode<T, W>, limit: T) -> ([T; W], u32) {
         let mut t_near = [T::zero(); W];
         let mut t_far = [limit; W];
         // Lanes the parallel axes leave in (all unless the ray runs parallel to an axis).
@@ -565,7 +587,8 @@ impl<T: Real> RayLanes<T> {
             let (lo, hi) = (&node.qlo[a], &node.qhi[a]);
             let o = self.origin[a];
             let inv = self.inv_dir[a];
-            match self.mode[a] {
+            let mode = if ALL_FOLDED { AxisMode::Folded } else { self.mode[a] };
+            match mode {
                 AxisMode::Parallel => {
                     let (below, above) = (o - self.pad, o + self.pad);
                     for l in 0..W {
