@@ -154,6 +154,8 @@ pub struct WatertightRay<T: Real> {
     kx: usize,
     ky: usize,
     kz: usize,
+    /// The origin's coordinates on `kx`, `ky`, `kz`.
+    origin_k: [T; 3],
     /// Shear factors: `sx = d[kx]/d[kz]`, `sy = d[ky]/d[kz]`, `sz = 1/d[kz]`.
     sx: T,
     sy: T,
@@ -178,6 +180,7 @@ impl<T: Real> WatertightRay<T> {
             kx,
             ky,
             kz,
+            origin_k: [ray.origin()[kx], ray.origin()[ky], ray.origin()[kz]],
             sx: d[kx] / d[kz],
             sy: d[ky] / d[kz],
             sz: T::one() / d[kz],
@@ -203,13 +206,18 @@ impl<T: Real> WatertightRay<T> {
     pub fn hit_within(&self, tri: &Triangle<T, 3>, limit: T) -> Option<TriangleHit<T>> {
         let zero = T::zero();
         let max_t = if limit < self.ray.max_t() { limit } else { self.ray.max_t() };
-        let WatertightRay { ray, scale, kx, ky, kz, sx, sy, sz } = *self;
-        let a = tri.a() - ray.origin();
-        let b = tri.b() - ray.origin();
-        let c = tri.c() - ray.origin();
-        let (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz]);
-        let (bx, by) = (b[kx] - sx * b[kz], b[ky] - sy * b[kz]);
-        let (cx, cy) = (c[kx] - sx * c[kz], c[ky] - sy * c[kz]);
+        let (ray, scale, sx, sy, sz) = (&self.ray, self.scale, self.sx, self.sy, self.sz);
+        // Each vertex relative to the origin in the permuted axes, read straight from the
+        // triangle: forming the relative vectors first and then indexing them by the run-time
+        // axes made the compiler spill them to the stack (the same differences, bit for bit).
+        let [ox, oy, oz] = self.origin_k;
+        let (kx, ky, kz) = (self.kx, self.ky, self.kz);
+        let relative = |p: &Point<T, 3>| (p[kx] - ox, p[ky] - oy, p[kz] - oz);
+        let ((ax, ay, a_z), (bx, by, b_z), (cx, cy, c_z)) =
+            (relative(tri.a()), relative(tri.b()), relative(tri.c()));
+        let (ax, ay) = (ax - sx * a_z, ay - sy * a_z);
+        let (bx, by) = (bx - sx * b_z, by - sy * b_z);
+        let (cx, cy) = (cx - sx * c_z, cy - sy * c_z);
         // The edge functions, each a difference of two products. One that rounds to exactly
         // zero (the ray through an edge or a vertex, a cancellation, or products too small for
         // T) is recomputed from exact products, so its sign is right (Woop et al. recompute in
@@ -224,7 +232,9 @@ impl<T: Real> WatertightRay<T> {
         if det == zero {
             return None;
         }
-        let (az, bz, cz) = (sz * a[kz], sz * b[kz], sz * c[kz]);
+        let (az, bz, cz) = (sz * a_z, sz * b_z, sz * c_z);
+        // The origin-relative vertices for the paths past the edge tests.
+        let a = tri.a() - ray.origin();
         let t_scaled = u * az + v * bz + w * cz;
         let (t_scaled, adet) = if det < zero { (-t_scaled, -det) } else { (t_scaled, det) };
         let sign = if det < zero { -T::one() } else { T::one() };
@@ -238,7 +248,7 @@ impl<T: Real> WatertightRay<T> {
         let behind = az < zero || bz < zero || cz < zero;
         let ahead = az > zero || bz > zero || cz > zero;
         if behind && ahead {
-            return plane_hit(&ray, max_t, tri, &a, v * sign, w * sign, adet);
+            return plane_hit(ray, max_t, tri, &a, v * sign, w * sign, adet);
         }
         // All depths ≤ 0 (the triangle behind the origin): the weights share det's sign, so
         // the true parameter is negative unless every vertex behind has weight zero. Decided
@@ -272,9 +282,10 @@ impl<T: Real> WatertightRay<T> {
         // off the triangle while staying in its box, and walks with tighter volumes (OBBs,
         // k-DOPs, spheres) cull it where brute force takes it. It is moved into the triangle's
         // prism then (`grazing_hit`). A threshold only: any two edges' cross product serves.
+        let (b, c) = (tri.b() - ray.origin(), tri.c() - ray.origin());
         let n = (b - a).cross(&(c - a));
         if T::lit(8.0) * n.dot(ray.dir()).abs() < n.amax() * ray.dir().amax() {
-            return grazing_hit(&ray, max_t, tri, [a, b, c], hit, t);
+            return grazing_hit(ray, max_t, tri, [a, b, c], hit, t);
         }
         // The same weights' error, multiplied by depths of 10¹⁰, once put a sliver's hit 816
         // units from the triangle (its box 9 wide) for a ray from 2.9·10¹⁰ away whose line
@@ -287,7 +298,7 @@ impl<T: Real> WatertightRay<T> {
             }
             Some(TriangleHit { t, ..hit })
         } else {
-            plane_hit(&ray, max_t, tri, &a, v * sign, w * sign, adet)
+            plane_hit(ray, max_t, tri, &a, v * sign, w * sign, adet)
         }
     }
 }
