@@ -21,7 +21,7 @@
 //! Before timing, each group checks that both libraries agree (hits, parameters, booleans) and
 //! prints any disagreement.
 
-use cd_benches::{mesh_rays, parry_pose, subdivided_bunny, Rng, BATCH};
+use cd_benches::{mesh_rays, parry_pose, parry_trimesh, subdivided_bunny, Rng, BATCH};
 use cd_geom::{Aabb, Obb, Ray, WatertightRay};
 use cd_mid::query::Front;
 use cd_mid::{
@@ -41,11 +41,6 @@ type CdMesh = MeshBvh<f32, Aabb<f32, 3>>;
 
 fn v(p: &Vector3<f32>) -> Vector {
     Vector::new(p.x, p.y, p.z)
-}
-
-fn parry_mesh(m: &TriMesh<f32>) -> PTriMesh {
-    PTriMesh::new(m.vertices().iter().map(|p| v(&p.coords)).collect(), m.indices().to_vec())
-        .expect("valid mesh")
 }
 
 /// Each triangle's box, in triangle order.
@@ -139,7 +134,7 @@ fn wide_rays<const W: usize>(
 fn ray_cast(c: &mut Criterion) {
     for (name, mesh) in meshes().into_iter().take(2) {
         let cd = CdMesh::new(mesh.clone()).expect("builds");
-        let pm = parry_mesh(&mesh);
+        let pm = parry_trimesh(&mesh);
         let rays = mesh_rays(&mesh, BATCH, 11);
         let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
         let mut ws = QueryWorkspace::new();
@@ -224,7 +219,7 @@ fn ray_cast(c: &mut Criterion) {
     // Box queries: 1,024 boxes around mesh vertices, a few dozen triangles each.
     for (name, mesh) in meshes().into_iter().take(2) {
         let cd = CdMesh::new(mesh.clone()).expect("builds");
-        let pm = parry_mesh(&mesh);
+        let pm = parry_trimesh(&mesh);
         let bb = Aabb::from_points(mesh.vertices()).expect("valid");
         let size = bb.half_extents().norm();
         let mut rng = Rng::new(41);
@@ -292,7 +287,7 @@ fn ray_cast(c: &mut Criterion) {
     // query against parry's (the variants above are compared on the smaller batches).
     for (name, mesh) in meshes() {
         let cd = CdMesh::new(mesh.clone()).expect("builds");
-        let pm = parry_mesh(&mesh);
+        let pm = parry_trimesh(&mesh);
         let rays = mesh_rays(&mesh, RAY_BATCH, 29);
         let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
         let mut ws = QueryWorkspace::new();
@@ -323,7 +318,7 @@ const RAY_BATCH: usize = 100_000;
 fn mesh_mesh(c: &mut Criterion) {
     let mesh = subdivided_bunny(0);
     let cd = CdMesh::new(mesh.clone()).expect("builds");
-    let pm = parry_mesh(&mesh);
+    let pm = parry_trimesh(&mesh);
     let mut ws = QueryWorkspace::new();
     // The bunny is about 10 units across: deep overlap, partial, grazing, apart.
     for (label, offset) in [("deep", 1.0f32), ("partial", 4.0), ("graze", 7.5), ("apart", 14.0)] {

@@ -12,10 +12,9 @@
 //! cargo run --profile bench -p cd-benches --example ray_batches -- [which=both] [levels=1] [batches=256] [pool=64]
 //! ```
 
-use cd_benches::{mesh_rays, subdivided_bunny, BATCH};
+use cd_benches::{mesh_rays, parry_trimesh, parry_vector, subdivided_bunny, BATCH};
 use cd_geom::{Aabb, Ray};
 use cd_mid::{MeshBvh, QueryWorkspace};
-use parry3d::math::Vector;
 use parry3d::query::{Ray as PRay, RayCast};
 use parry3d::shape::TriMesh as PTriMesh;
 use std::hint::black_box;
@@ -40,11 +39,9 @@ fn main() {
     let (levels, batches, pool) = (number(1, 1) as u32, number(2, 256), number(3, 64).max(1));
     let mesh = subdivided_bunny(levels);
     let rays = mesh_rays(&mesh, BATCH * pool, 11);
-    let v = |p: &nalgebra::Vector3<f32>| Vector::new(p.x, p.y, p.z);
-    let theirs =
-        PTriMesh::new(mesh.vertices().iter().map(|p| v(&p.coords)).collect(), mesh.indices().to_vec())
-            .expect("valid mesh");
-    let their_rays: Vec<PRay> = rays.iter().map(|r| PRay::new(v(&r.origin().coords), v(r.dir()))).collect();
+    let theirs = parry_trimesh(&mesh);
+    let their_rays: Vec<PRay> =
+        rays.iter().map(|r| PRay::new(parry_vector(&r.origin().coords), parry_vector(r.dir()))).collect();
     let ours: MeshBvh<f32, Aabb<f32, 3>> = MeshBvh::new(mesh).expect("builds");
     let mut ws = QueryWorkspace::new();
     let (mut cd, mut parry) = (Duration::MAX, Duration::MAX);

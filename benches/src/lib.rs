@@ -147,6 +147,12 @@ pub fn parry_vector(v: &Vector3<f32>) -> parry3d::math::Vector {
     parry3d::math::Vector::new(v.x, v.y, v.z)
 }
 
+/// `mesh` as parry's triangle mesh (same vertices, same triangles, same order).
+pub fn parry_trimesh(mesh: &cd_mid::TriMesh<f32>) -> parry3d::shape::TriMesh {
+    let vertices = mesh.vertices().iter().map(|p| parry_vector(&p.coords)).collect();
+    parry3d::shape::TriMesh::new(vertices, mesh.indices().to_vec()).expect("valid mesh")
+}
+
 /// A nalgebra isometry as parry's pose.
 pub fn parry_pose(iso: &Isometry3<f32>) -> parry3d::math::Pose {
     let (t, q) = (iso.translation.vector, iso.rotation);
