@@ -436,13 +436,10 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
             self.rebuild_above = 2 * self.oversized.len();
         }
         self.cells.purge();
-        if !self.slots.moved.list().is_empty() {
-            let mut candidates = core::mem::take(&mut self.candidates);
-            candidates.refresh(&self.slots.moved, &self.slots.ids, |s, fresh| self.find_candidates(s, fresh));
-            self.candidates = candidates;
-            self.slots.moved.clear();
-        }
-        self.candidates.commit(&mut self.events, &self.slots);
+        let mut candidates = core::mem::take(&mut self.candidates);
+        candidates.find_fresh(&self.slots, |s, fresh| self.find_candidates(s, fresh));
+        candidates.commit(&mut self.events, &mut self.slots);
+        self.candidates = candidates;
     }
 
     fn events(&self) -> &PairEvents {

@@ -521,32 +521,23 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         // Candidates of moved leaves are recomputed from the tree; the others stay valid since
         // neither fat box changed. Everything stays sorted by ids, so the frame is O(k) merges
         // plus the moved leaves' queries, never a sort of all k candidates.
-        if !self.slots.moved.list().is_empty() {
-            let mut candidates = core::mem::take(&mut self.candidates);
-            let mut stack = core::mem::take(&mut self.stack);
-            candidates.refresh(&self.slots.moved, &self.slots.ids, |s, fresh| {
-                let leaf = self.leaf[s as usize];
-                if leaf == NONE {
-                    return; // removed
+        let mut candidates = core::mem::take(&mut self.candidates);
+        let mut stack = core::mem::take(&mut self.stack);
+        candidates.find_fresh(&self.slots, |s, fresh| {
+            let leaf = self.leaf[s as usize];
+            if leaf == NONE {
+                return; // removed
+            }
+            let fat = self.nodes[leaf as usize].aabb;
+            self.visit_overlapping(&fat, &mut stack, |o| {
+                // Two moved leaves find each other: keep the pair once.
+                if o != s && (!self.slots.moved.contains(o) || s < o) {
+                    fresh.push(Candidate::new(s, self.slots.ids[s as usize], o, self.slots.ids[o as usize]));
                 }
-                let fat = self.nodes[leaf as usize].aabb;
-                self.visit_overlapping(&fat, &mut stack, |o| {
-                    // Two moved leaves find each other: keep the pair once.
-                    if o != s && (!self.slots.moved.contains(o) || s < o) {
-                        fresh.push(Candidate::new(
-                            s,
-                            self.slots.ids[s as usize],
-                            o,
-                            self.slots.ids[o as usize],
-                        ));
-                    }
-                });
             });
-            self.candidates = candidates;
-            self.stack = stack;
-            self.slots.moved.clear();
-        }
-        self.candidates.commit(&mut self.events, &self.slots);
+        });
+        candidates.commit(&mut self.events, &mut self.slots);
+        (self.candidates, self.stack) = (candidates, stack);
     }
 
     fn events(&self) -> &PairEvents {

@@ -39,6 +39,15 @@ impl PairEvents {
         self.removed.clear();
         let (mut i, mut j) = (0, 0);
         while i < self.pairs.len() || j < self.next.len() {
+            // Most pairs persist from frame to frame: skip the run the two lists share with one
+            // comparison per pair before the three-way merge step.
+            while let (Some(a), Some(b)) = (self.pairs.get(i), self.next.get(j)) {
+                if a != b {
+                    break;
+                }
+                i += 1;
+                j += 1;
+            }
             match (self.pairs.get(i), self.next.get(j)) {
                 (Some(a), Some(b)) if a == b => {
                     i += 1;

@@ -76,6 +76,16 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
         self.packed.set(slot, &aabb);
     }
 
+    /// Do the exact boxes of slots `a` and `b` overlap? (The padded copies when `D ≤ 4`.)
+    #[inline(always)]
+    pub(crate) fn overlap(&self, a: u32, b: u32) -> bool {
+        if D <= 4 {
+            self.packed.overlap(a, b)
+        } else {
+            crate::proxies::overlaps(&self.tight[a as usize], &self.tight[b as usize])
+        }
+    }
+
     /// The fat box of `b` after a motion of `displacement` ([`fatten`] with this margin).
     pub(crate) fn fatten(&self, b: &Aabb<T, D>, displacement: &Vector<T, D>) -> Aabb<T, D> {
         fatten(b, self.margin, displacement)
@@ -189,6 +199,11 @@ impl MovedSlots {
     #[inline(always)]
     pub(crate) fn contains(&self, slot: u32) -> bool {
         self.flag[slot as usize]
+    }
+    /// Per slot, is it marked?
+    #[inline(always)]
+    pub(crate) fn flags(&self) -> &[bool] {
+        &self.flag
     }
     /// The marked slots.
     pub(crate) fn list(&self) -> &[u32] {

@@ -37,6 +37,28 @@ impl<T: Real> PackedBoxes<T> {
         self.boxes[slot as usize] = lanes(b);
     }
 
+    /// Flags slot `slot` (or clears its flag) in the padding lane: its lower corner's fourth
+    /// lane becomes 1 (or 0), the upper corner's stays 0. Only for `D < 4`, and only between
+    /// the box's writes: [`Self::set`] clears the flag.
+    #[inline(always)]
+    pub(crate) fn flag(&mut self, slot: u32, on: bool) {
+        self.boxes[slot as usize][0][3] = if on { T::one() } else { T::zero() };
+    }
+
+    /// For slots `a` and `b` (`D < 4`): do their boxes overlap with neither flagged, and is
+    /// neither flagged? The fourth lanes compare `flag_a ≤ 0` and `flag_b ≤ 0`, so a flagged
+    /// box overlaps nothing.
+    #[inline(always)]
+    pub(crate) fn overlap_unflagged(&self, a: u32, b: u32) -> (bool, bool) {
+        let (a, b) = (&self.boxes[a as usize], &self.boxes[b as usize]);
+        let lane = |i: usize| (a[0][i] <= b[1][i]) & (b[0][i] <= a[1][i]);
+        // The flags are 0 or 1: both clear when their sum is not positive (a scalar add and
+        // compare beside the packed test; asking the packed compare's fourth lane for it made
+        // the compiler shuffle the lanes apart).
+        let unflagged = a[0][3] + b[0][3] <= T::zero();
+        (lane(0) & lane(1) & lane(2) & lane(3), unflagged)
+    }
+
     /// Do the boxes of slots `a` and `b` overlap (closed intervals)? Only for `D ≤ 4`.
     #[inline(always)]
     pub(crate) fn overlap(&self, a: u32, b: u32) -> bool {

@@ -1,0 +1,77 @@
+//! One broad-phase scene timed for cd's coherent grid and parry's `Bvh` (driven as in
+//! `benches/broad.rs`) in alternating rounds of frames, so both sides see the same machine
+//! state; prints the median frame time of each side and their ratio. This host's speed drifts
+//! by a third within minutes, which moves criterion's ratio by more than the changes measured.
+//!
+//! `cargo run --release -p cd-benches --example broad_alternating -- [floor|teleport] [n] [rounds]`
+
+use cd_benches::{BroadScene, RecordedScene};
+use cd_broad::{BroadPhase, CoherentGrid};
+use parry3d::partitioning::{Bvh, BvhWorkspace};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Frames per round and side.
+const FRAMES: usize = 32;
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let floor = args.first().map(|s| s != "teleport").unwrap_or(true);
+    let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(40);
+    let scene = if floor { BroadScene::floor(n) } else { BroadScene::new(n) };
+    let mut cd_scene = RecordedScene::record(scene, 128);
+    let mut parry_scene =
+        RecordedScene::record(if floor { BroadScene::floor(n) } else { BroadScene::new(n) }, 128);
+
+    let mut grid = CoherentGrid::<f32, 3>::new();
+    let bp: &mut dyn BroadPhase<f32, 3> = &mut grid;
+    for (i, aabb) in cd_scene.cd[0].iter().enumerate() {
+        bp.insert(i as u32, *aabb).unwrap();
+    }
+    bp.find_pairs();
+    let mut bvh = Bvh::new();
+    let mut ws = BvhWorkspace::default();
+    for (i, aabb) in parry_scene.parry[0].iter().enumerate() {
+        bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
+    }
+    bvh.refit(&mut ws);
+
+    let (mut cd, mut parry) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t = Instant::now();
+        for _ in 0..FRAMES {
+            let f = cd_scene.advance();
+            for (i, aabb) in cd_scene.cd[f].iter().enumerate() {
+                bp.update(i as u32, *aabb).unwrap();
+            }
+            bp.find_pairs();
+            black_box(bp.pairs().len() + bp.added().len() + bp.removed().len());
+        }
+        cd.push(t.elapsed().as_secs_f64() * 1e6 / FRAMES as f64);
+        let t = Instant::now();
+        for _ in 0..FRAMES {
+            let f = parry_scene.advance();
+            for (i, aabb) in parry_scene.parry[f].iter().enumerate() {
+                bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
+            }
+            bvh.refit(&mut ws);
+            bvh.optimize_incremental(&mut ws);
+            let mut count = 0usize;
+            bvh.traverse_bvtt_single_tree::<true>(&mut ws, &mut |_, _| count += 1);
+            black_box(count);
+        }
+        parry.push(t.elapsed().as_secs_f64() * 1e6 / FRAMES as f64);
+    }
+    let (c, p) = (median(&mut cd), median(&mut parry));
+    println!(
+        "{} {n}: cd {c:.1} µs, parry {p:.1} µs, ratio {:.3}",
+        if floor { "floor" } else { "teleport" },
+        c / p
+    );
+}
