@@ -1,6 +1,7 @@
 //! Broad phases against parry3d's `Bvh` used the way rapier uses it. One iteration is one full
 //! frame: update every box of the next recorded frame (coherent motion, 2 % teleport each
-//! frame; replayed forward then backward), then find the pairs (and, for cd, the added/removed
+//! frame; replayed forward then backward; cd in one `update_all` call through the trait object,
+//! parry one `insert_or_update_partially` per box), then find the pairs (and, for cd, the added/removed
 //! events). Groups are `broad_<n>` and `broad_floor_<n>`. The frames are recorded before timing,
 //! so the scene's own motion and box construction are not measured for either library.
 //!
@@ -19,24 +20,20 @@ fn bench_cd(
     scene: &mut RecordedScene,
     mut bp: Box<dyn BroadPhase<f32, 3>>,
 ) {
-    let n = scene.len();
     // Filled on first use, so a filter that skips this row also skips its initial insertion.
     let mut ready = false;
     c.bench_function(name, |b| {
         if !ready {
             scene.rewind();
-            for (i, aabb) in scene.cd[0].iter().enumerate() {
-                bp.insert(i as u32, *aabb).unwrap();
+            for &(id, aabb) in &scene.cd[0] {
+                bp.insert(id, aabb).unwrap();
             }
             bp.find_pairs();
             ready = true;
         }
         b.iter(|| {
             let f = scene.advance();
-            let boxes = &scene.cd[f];
-            for (i, aabb) in boxes.iter().enumerate().take(n) {
-                bp.update(i as u32, *aabb).unwrap();
-            }
+            bp.update_all(&scene.cd[f]).unwrap();
             bp.find_pairs();
             black_box(bp.pairs().len() + bp.added().len() + bp.removed().len())
         })

@@ -31,8 +31,8 @@ fn main() {
 
     let mut grid = CoherentGrid::<f32, 3>::new();
     let bp: &mut dyn BroadPhase<f32, 3> = &mut grid;
-    for (i, aabb) in cd_scene.cd[0].iter().enumerate() {
-        bp.insert(i as u32, *aabb).unwrap();
+    for &(id, aabb) in &cd_scene.cd[0] {
+        bp.insert(id, aabb).unwrap();
     }
     bp.find_pairs();
     let mut bvh = Bvh::new();
@@ -47,9 +47,7 @@ fn main() {
         let t = Instant::now();
         for _ in 0..FRAMES {
             let f = cd_scene.advance();
-            for (i, aabb) in cd_scene.cd[f].iter().enumerate() {
-                bp.update(i as u32, *aabb).unwrap();
-            }
+            bp.update_all(&cd_scene.cd[f]).unwrap();
             bp.find_pairs();
             black_box(bp.pairs().len() + bp.added().len() + bp.removed().len());
         }

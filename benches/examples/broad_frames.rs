@@ -60,12 +60,13 @@ fn main() {
         bp.find_pairs();
         let insert = t.elapsed();
         let (mut update, mut pairs, mut events) = (Duration::ZERO, Duration::ZERO, 0usize);
+        let mut updates = Vec::with_capacity(n);
         for _ in 0..frames {
             scene.step();
             let t = Instant::now();
-            for i in 0..n {
-                bp.update(i as u32, scene.aabb(i)).unwrap();
-            }
+            updates.clear();
+            updates.extend((0..n).map(|i| (i as u32, scene.aabb(i))));
+            bp.update_all(&updates).unwrap();
             let t2 = Instant::now();
             bp.find_pairs();
             pairs += t2.elapsed();

@@ -236,8 +236,9 @@ impl BroadScene {
 /// in the floor scene). Frames are replayed forward and then backward: the motion stays
 /// coherent at the turn, so no frame is an artificial mass teleport.
 pub struct RecordedScene {
-    /// Boxes per frame, cd's type.
-    pub cd: Vec<Vec<cd_geom::Aabb<f32, 3>>>,
+    /// Boxes per frame, cd's type, each with its proxy id (its index), as
+    /// `BroadPhase::update_all` takes them.
+    pub cd: Vec<Vec<(u32, cd_geom::Aabb<f32, 3>)>>,
     /// The same boxes per frame, parry's type.
     pub parry: Vec<Vec<parry3d::bounding_volume::Aabb>>,
     next: usize,
@@ -252,7 +253,7 @@ impl RecordedScene {
             if f > 0 {
                 scene.step();
             }
-            cd.push((0..n).map(|i| scene.aabb(i)).collect());
+            cd.push((0..n).map(|i| (i as u32, scene.aabb(i))).collect());
             parry.push((0..n).map(|i| scene.paabb(i)).collect());
         }
         RecordedScene { cd, parry, next: 0 }

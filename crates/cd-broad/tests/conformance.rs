@@ -80,13 +80,23 @@ fn run<T: Real, const D: usize>(name: &str, frames: Vec<Vec<Op<T, D>>>, rng: &mu
         let added: Vec<_> = expect.difference(&prev).copied().collect();
         let removed: Vec<_> = prev.difference(&expect).copied().collect();
         for (sname, bp) in bps.iter_mut() {
+            // On odd frames runs of updates go through `update_all` (in order: a run is sent
+            // before the next insert or removal).
+            let mut run: Vec<(ProxyId, Aabb<T, D>)> = Vec::new();
             for op in &ops {
+                if let (Op::Update(id, b), true) = (op, f % 2 == 1) {
+                    run.push((*id, *b));
+                    continue;
+                }
+                bp.update_all(&run).unwrap();
+                run.clear();
                 match op {
                     Op::Insert(id, b) => bp.insert(*id, *b).unwrap(),
                     Op::Update(id, b) => bp.update(*id, *b).unwrap(),
                     Op::Remove(id) => bp.remove(*id).unwrap(),
                 }
             }
+            bp.update_all(&run).unwrap();
             bp.find_pairs();
             let got: Vec<_> = bp.pairs().to_vec();
             assert!(got.windows(2).all(|w| w[0] < w[1]), "{name}/{sname} frame {f}: pairs not sorted/unique");
@@ -271,6 +281,17 @@ fn errors_leave_the_structure_unchanged() {
         assert_eq!(bp.insert(1, b), Err(BroadPhaseError::DuplicateId(1)));
         assert_eq!(bp.update(7, b), Err(BroadPhaseError::UnknownId(7)));
         assert_eq!(bp.remove(7), Err(BroadPhaseError::UnknownId(7)));
+        assert_eq!(bp.aabb(1), Some(a));
+        // A batch stops at its first unknown id: the entries before it are applied, the ones
+        // after it are not.
+        let moved = boxed::<f64, 3>([0.2; 3], [1.0; 3]);
+        assert_eq!(
+            bp.update_all(&[(1, moved), (7, b), (2, a)]),
+            Err(BroadPhaseError::UnknownId(7)),
+            "{name}"
+        );
+        assert_eq!((bp.aabb(1), bp.aabb(2)), (Some(moved), Some(b)), "{name}");
+        bp.update_all(&[(1, a)]).unwrap();
         assert_eq!(bp.aabb(1), Some(a));
         bp.find_pairs();
         assert_eq!(bp.pairs(), &[(1, 2)], "{name}");

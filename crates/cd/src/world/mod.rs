@@ -34,7 +34,7 @@ pub mod shape;
 use std::time::{Duration, Instant};
 
 use cd_broad::{BroadPhase, BroadPhaseError, DynamicAabbTree, IncrementalSap};
-use cd_geom::{GeomError, Real};
+use cd_geom::{Aabb, GeomError, Real};
 use cd_narrow::{Manifold, NarrowError};
 use cd_response::{
     ContactManifold, ContactPoint, ContactSolver, Material, RigidBody, SolveReport, SolverConfig, SolverError,
@@ -249,6 +249,9 @@ pub struct World<T: Real> {
     statics: DynamicAabbTree<T, 3>,
     /// Scratch for the static tree's answers.
     static_hits: Vec<u32>,
+    /// Scratch: the moving proxies' new boxes of a step, handed to the broad phase in one
+    /// `update_all` call.
+    broad_updates: Vec<(u32, Aabb<T, 3>)>,
     /// The pairs of the last step, sorted, with the slab index of their states.
     pairs: Vec<PairEntry>,
     /// The pairs' states.
@@ -303,6 +306,7 @@ impl<T: Real> World<T> {
             broad,
             statics: DynamicAabbTree::new(),
             static_hits: Vec::new(),
+            broad_updates: Vec::new(),
             pairs: Vec::new(),
             pair_slab: PairSlab::default(),
             pair_spare: Vec::new(),
@@ -687,6 +691,7 @@ impl<T: Real> World<T> {
 
     fn update_broad_phase(&mut self, dt: T) -> Result<(), WorldError> {
         let prediction = self.config.prediction;
+        self.broad_updates.clear();
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(body) = slot.body.as_mut() else { continue };
             if body.kind == BodyKind::Static {
@@ -700,9 +705,10 @@ impl<T: Real> World<T> {
             }
             if aabb != body.proxy_aabb {
                 body.proxy_aabb = aabb;
-                self.broad.update(i as u32, aabb)?;
+                self.broad_updates.push((i as u32, aabb));
             }
         }
+        self.broad.update_all(&self.broad_updates)?;
         self.broad.find_pairs();
         // The pairs of the step: the moving bodies' among themselves, and each moving body's
         // static neighbours from the static tree, merged into one sorted list.
