@@ -3,7 +3,7 @@
 //! state; prints the median frame time of each side and their ratio. This host's speed drifts
 //! by a third within minutes, which moves criterion's ratio by more than the changes measured.
 //!
-//! `cargo run --release -p cd-benches --example broad_alternating -- [floor|teleport] [n] [rounds]`
+//! `cargo run --release -p cd-benches --example broad_alternating -- [floor|teleport] [n] [rounds] [margin]`
 
 use cd_benches::{BroadScene, RecordedScene};
 use cd_broad::{BroadPhase, CoherentGrid};
@@ -24,12 +24,14 @@ fn main() {
     let floor = args.first().map(|s| s != "teleport").unwrap_or(true);
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(40);
+    // The grid's relative margin (its default unless given).
+    let margin: Option<f32> = args.get(3).and_then(|s| s.parse().ok());
     let scene = if floor { BroadScene::floor(n) } else { BroadScene::new(n) };
     let mut cd_scene = RecordedScene::record(scene, 128);
     let mut parry_scene =
         RecordedScene::record(if floor { BroadScene::floor(n) } else { BroadScene::new(n) }, 128);
 
-    let mut grid = CoherentGrid::<f32, 3>::new();
+    let mut grid = margin.map_or_else(CoherentGrid::<f32, 3>::new, CoherentGrid::with_margin);
     let bp: &mut dyn BroadPhase<f32, 3> = &mut grid;
     for &(id, aabb) in &cd_scene.cd[0] {
         bp.insert(id, aabb).unwrap();

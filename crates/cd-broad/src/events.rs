@@ -39,15 +39,11 @@ impl PairEvents {
         self.removed.clear();
         let (mut i, mut j) = (0, 0);
         while i < self.pairs.len() || j < self.next.len() {
-            // Most pairs persist from frame to frame: skip the run the two lists share with one
-            // comparison per pair before the three-way merge step.
-            while let (Some(a), Some(b)) = (self.pairs.get(i), self.next.get(j)) {
-                if a != b {
-                    break;
-                }
-                i += 1;
-                j += 1;
-            }
+            // Most pairs persist from frame to frame: skip the run the two lists share (one
+            // comparison per pair, no bounds checks) before the three-way merge step.
+            let run = self.pairs[i..].iter().zip(&self.next[j..]).take_while(|(a, b)| a == b).count();
+            i += run;
+            j += run;
             match (self.pairs.get(i), self.next.get(j)) {
                 (Some(a), Some(b)) if a == b => {
                     i += 1;
