@@ -63,6 +63,25 @@ pub fn run(v: &[f64]) {
                 }
                 world.entry(id).or_insert(b);
             }
+            2 if (op[0].abs() * 100.0) as u64 % 2 == 1 => {
+                // A batch of two updates (`update_all`): applied in order up to the first
+                // unknown id.
+                let Ok(b) = aabb else { continue };
+                let other = (id + 5) % 12;
+                let Ok(c) = Aabb::new(b.min() + Vector3::repeat(op[5]), b.max() + Vector3::repeat(op[5]))
+                else {
+                    continue;
+                };
+                let batch = [(id, b), (other, c)];
+                let known: Vec<bool> = batch.iter().map(|(i, _)| world.contains_key(i)).collect();
+                let expected = known.iter().all(|&k| k);
+                for (name, p) in phases.iter_mut() {
+                    assert_eq!(p.update_all(&batch).is_ok(), expected, "{name}: update_all {batch:?}");
+                }
+                for (&(i, bx), _) in batch.iter().zip(&known).take_while(|(_, &k)| k) {
+                    world.insert(i, bx);
+                }
+            }
             2 => {
                 let Ok(b) = aabb else { continue };
                 let expected = world.contains_key(&id);
