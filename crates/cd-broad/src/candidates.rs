@@ -104,13 +104,27 @@ pub(crate) fn commit_overlapping<C: Confirm, T: Real, const D: usize>(
             // the bounds check.
             block[kept & (BLOCK - 1)] = c;
             let (a, b) = c.slots();
-            let overlap =
-                if D <= 4 { packed.overlap(a, b) } else { overlaps(&tight[a as usize], &tight[b as usize]) };
-            kept += overlap as usize;
+            kept += exact_overlap(tight, packed, a, b) as usize;
         }
         out.extend(block[..kept].iter().map(|c| c.pair(ids)));
     }
     events.commit_sorted();
+}
+
+/// Do the boxes of slots `a` and `b` overlap? Read from their padded copies (`packed`) when
+/// `D ≤ 4`, from `tight` above.
+#[inline(always)]
+pub(crate) fn exact_overlap<T: Real, const D: usize>(
+    tight: &[Aabb<T, D>],
+    packed: &PackedBoxes<T>,
+    a: u32,
+    b: u32,
+) -> bool {
+    if D <= 4 {
+        packed.overlap(a, b)
+    } else {
+        overlaps(&tight[a as usize], &tight[b as usize])
+    }
 }
 
 /// The candidates of a strategy that keeps fat boxes, as slot pairs sorted by their ids, with

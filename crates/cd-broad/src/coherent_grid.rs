@@ -362,19 +362,6 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
         }
     }
 
-    /// `update`, inlined into `update_all`'s loop: a store while the box stays inside its fat
-    /// box (cells and candidates stay valid), else [`Self::refatten`].
-    #[inline(always)]
-    fn update_one(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        let slot = self.slots.slot(id)?;
-        if self.slots.fat_fits(slot, &aabb) {
-            self.slots.set_tight(slot, aabb);
-        } else {
-            self.refatten(slot, aabb);
-        }
-        Ok(())
-    }
-
     /// The slow path of `update`: slot `slot`'s new box `aabb` left its fat box (or the fat box
     /// got loose), so it gets a new one, moves between cells and loses its candidates. Kept
     /// out of line so the common path (a store) does not save and restore registers for it.
@@ -405,14 +392,15 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
         Ok(())
     }
 
+    // Inlined into the trait's default `update_all` loop (one dynamic call per batch).
+    #[inline]
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
-        self.update_one(id, aabb)
-    }
-
-    fn update_all(&mut self, updates: &[(ProxyId, Aabb<T, D>)]) -> Result<(), BroadPhaseError> {
-        for &(id, aabb) in updates {
-            self.update_one(id, aabb)?;
+        let slot = self.slots.slot(id)?;
+        if self.slots.fat_fits(slot, &aabb) {
+            self.slots.set_tight(slot, aabb);
+            return Ok(()); // inside its fat box: cells and candidates stay valid
         }
+        self.refatten(slot, aabb);
         Ok(())
     }
 

@@ -79,11 +79,7 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
     /// Do the exact boxes of slots `a` and `b` overlap? (The padded copies when `D ≤ 4`.)
     #[inline(always)]
     pub(crate) fn overlap(&self, a: u32, b: u32) -> bool {
-        if D <= 4 {
-            self.packed.overlap(a, b)
-        } else {
-            crate::proxies::overlaps(&self.tight[a as usize], &self.tight[b as usize])
-        }
+        crate::candidates::exact_overlap(&self.tight, &self.packed, a, b)
     }
 
     /// The fat box of `b` after a motion of `displacement` ([`fatten`] with this margin).
