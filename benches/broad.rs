@@ -108,23 +108,12 @@ fn bench_parry(
     g.bench_function("parry", |b| {
         if !ready {
             scene.rewind();
-            for (i, aabb) in scene.parry[0].iter().enumerate() {
-                bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
-            }
-            bvh.refit(&mut ws);
+            cd_benches::parry_broad_fill(&mut bvh, &mut ws, &scene.parry[0]);
             ready = true;
         }
         b.iter(|| {
             let f = scene.advance();
-            let boxes = &scene.parry[f];
-            for (i, aabb) in boxes.iter().enumerate() {
-                bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
-            }
-            bvh.refit(&mut ws);
-            bvh.optimize_incremental(&mut ws);
-            let mut count = 0usize;
-            bvh.traverse_bvtt_single_tree::<true>(&mut ws, &mut |_, _| count += 1);
-            black_box(count)
+            black_box(cd_benches::parry_broad_frame(&mut bvh, &mut ws, &scene.parry[f]))
         })
     });
 }

@@ -39,10 +39,7 @@ fn main() {
     bp.find_pairs();
     let mut bvh = Bvh::new();
     let mut ws = BvhWorkspace::default();
-    for (i, aabb) in parry_scene.parry[0].iter().enumerate() {
-        bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
-    }
-    bvh.refit(&mut ws);
+    cd_benches::parry_broad_fill(&mut bvh, &mut ws, &parry_scene.parry[0]);
 
     let (mut cd, mut parry) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
@@ -57,14 +54,7 @@ fn main() {
         let t = Instant::now();
         for _ in 0..FRAMES {
             let f = parry_scene.advance();
-            for (i, aabb) in parry_scene.parry[f].iter().enumerate() {
-                bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
-            }
-            bvh.refit(&mut ws);
-            bvh.optimize_incremental(&mut ws);
-            let mut count = 0usize;
-            bvh.traverse_bvtt_single_tree::<true>(&mut ws, &mut |_, _| count += 1);
-            black_box(count);
+            black_box(cd_benches::parry_broad_frame(&mut bvh, &mut ws, &parry_scene.parry[f]));
         }
         parry.push(t.elapsed().as_secs_f64() * 1e6 / FRAMES as f64);
     }

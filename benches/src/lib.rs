@@ -231,6 +231,37 @@ impl BroadScene {
     }
 }
 
+/// parry's `Bvh` filled with `boxes` (ids = indices) the way rapier fills it: inserted with a
+/// 0.1 margin, then refitted.
+pub fn parry_broad_fill(
+    bvh: &mut parry3d::partitioning::Bvh,
+    ws: &mut parry3d::partitioning::BvhWorkspace,
+    boxes: &[parry3d::bounding_volume::Aabb],
+) {
+    for (i, aabb) in boxes.iter().enumerate() {
+        bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
+    }
+    bvh.refit(ws);
+}
+
+/// One broad-phase frame of parry's `Bvh` driven the way rapier drives it: every box updated
+/// (`insert_or_update_partially`, margin 0.1), `refit`, `optimize_incremental`, and the pairs
+/// of changed leaves by `traverse_bvtt_single_tree::<true>`; returns their count.
+pub fn parry_broad_frame(
+    bvh: &mut parry3d::partitioning::Bvh,
+    ws: &mut parry3d::partitioning::BvhWorkspace,
+    boxes: &[parry3d::bounding_volume::Aabb],
+) -> usize {
+    for (i, aabb) in boxes.iter().enumerate() {
+        bvh.insert_or_update_partially(*aabb, i as u32, 0.1);
+    }
+    bvh.refit(ws);
+    bvh.optimize_incremental(ws);
+    let mut count = 0usize;
+    bvh.traverse_bvtt_single_tree::<true>(ws, &mut |_, _| count += 1);
+    count
+}
+
 /// A [`BroadScene`] recorded ahead of time, so a benchmark frame times the broad phase and not
 /// the scene's random numbers and box construction (which cost as much as parry's whole frame
 /// in the floor scene). Frames are replayed forward and then backward: the motion stays
