@@ -169,7 +169,7 @@ impl CandidateList {
         slots: &mut FatSlots<T, D>,
     ) {
         if slots.moved.list().is_empty() {
-            commit_overlapping(events, &self.sorted, &slots.tight, &slots.packed, &slots.ids);
+            commit_overlapping(events, &self.sorted, slots.tight_boxes(), &slots.packed, &slots.ids);
             return;
         }
         let out = events.staging();
@@ -323,7 +323,7 @@ mod tests {
                     for b in a + 1..n {
                         let c = Candidate::new(a, slots.ids[a as usize], b, slots.ids[b as usize]);
                         want_list.push(c);
-                        if overlaps(&slots.tight[a as usize], &slots.tight[b as usize]) {
+                        if overlaps(&slots.tight(a), &slots.tight(b)) {
                             want_pairs.push(c.ids);
                         }
                     }

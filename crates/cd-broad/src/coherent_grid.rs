@@ -368,7 +368,7 @@ impl<T: Real, const D: usize> CoherentGrid<T, D> {
     #[inline(never)]
     fn refatten(&mut self, slot: u32, aabb: Aabb<T, D>) {
         let s = slot as usize;
-        let displacement = aabb.center() - self.slots.tight[s].center();
+        let displacement = aabb.center() - self.slots.tight_center(slot);
         self.slots.set_tight(slot, aabb);
         self.extent_sum -= self.extent(slot);
         self.slots.fat[s] = self.slots.fatten(&aabb, &displacement);
@@ -450,7 +450,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
 
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
         let mut hit = |s: u32| {
-            if overlaps(&self.slots.tight[s as usize], aabb) {
+            if overlaps(&self.slots.tight(s), aabb) {
                 out.push(self.slots.ids[s as usize]);
             }
         };
@@ -474,7 +474,8 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     }
 
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
-        ray_scan(&self.slots.ids, &self.slots.tight, |s| self.slots.is_live(s), ray, out);
+        let slots = &self.slots;
+        ray_scan(&slots.ids, |s| slots.is_live(s).then(|| slots.tight(s as u32)), ray, out);
     }
 
     fn len(&self) -> usize {
@@ -482,7 +483,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     }
 
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
-        self.slots.slot_of.get(id).map(|s| self.slots.tight[s as usize])
+        self.slots.slot_of.get(id).map(|s| self.slots.tight(s))
     }
 }
 

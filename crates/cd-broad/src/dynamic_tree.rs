@@ -195,7 +195,7 @@ impl<T: Real, const D: usize> DynamicAabbTree<T, D> {
                     if self.leaf[s] != n {
                         return Err(format!("leaf {n} holds slot {s}, whose leaf is {}", self.leaf[s]));
                     }
-                    if node.aabb != self.slots.fat[s] || !node.aabb.contains(&self.slots.tight[s]) {
+                    if node.aabb != self.slots.fat[s] || !node.aabb.contains(&self.slots.tight(s as u32)) {
                         return Err(format!("leaf {n}: fat box does not hold slot {s}'s box"));
                     }
                     if node.height != 0 {
@@ -473,7 +473,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
 
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slots.slot(id)?;
-        let old = self.slots.tight[slot as usize];
+        let old = self.slots.tight_center(slot);
         self.slots.set_tight(slot, aabb);
         if self.slots.fat_fits(slot, &aabb) {
             return Ok(()); // still inside its fat box: the tree and candidates stay valid
@@ -483,7 +483,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
             self.slots.fat[slot as usize] = self.slots.fatten(&aabb, &Vector::zeros());
             return Ok(());
         }
-        let displacement = aabb.center() - old.center();
+        let displacement = aabb.center() - old;
         let took_place = self.remove_leaf(self.leaf[slot as usize]);
         let fat = self.slots.fatten(&aabb, &displacement);
         let start = self.enclosing_ancestor(took_place, &fat);
@@ -545,7 +545,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     }
     fn query_aabb(&self, aabb: &Aabb<T, D>, out: &mut Vec<ProxyId>) {
         let mut hit = |slot: u32| {
-            if overlaps(&self.slots.tight[slot as usize], aabb) {
+            if overlaps(&self.slots.tight(slot), aabb) {
                 out.push(self.slots.ids[slot as usize]);
             }
         };
@@ -555,7 +555,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
         let prepared = PreparedRay::new(ray);
         for &s in &self.slots.pending {
-            if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.slots.tight[s as usize]) {
+            if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.slots.tight(s)) {
                 out.push((self.slots.ids[s as usize], t));
             }
         }
@@ -569,7 +569,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
                 continue;
             }
             if node.slot != NONE {
-                if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.slots.tight[node.slot as usize]) {
+                if let Some((t, _, _)) = ray_aabb_interval(&prepared, &self.slots.tight(node.slot)) {
                     out.push((self.slots.ids[node.slot as usize], t));
                 }
             } else {
@@ -582,7 +582,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for DynamicAabbTree<T, D> {
         self.slots.len()
     }
     fn aabb(&self, id: ProxyId) -> Option<Aabb<T, D>> {
-        self.slots.slot_of.get(id).map(|s| self.slots.tight[s as usize])
+        self.slots.slot_of.get(id).map(|s| self.slots.tight(s))
     }
 }
 

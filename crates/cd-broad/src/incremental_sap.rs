@@ -635,7 +635,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for IncrementalSap<T, D> {
         }
     }
     fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
-        ray_scan(&self.ids, &self.tight, |s| self.alive[s], ray, out);
+        ray_scan(&self.ids, |s| self.alive[s].then(|| self.tight[s]), ray, out);
     }
     fn len(&self) -> usize {
         self.slot_of.len()

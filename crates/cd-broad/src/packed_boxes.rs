@@ -7,7 +7,7 @@
 //! corners, an `and` and a mask, which is what the loop compiles to. The padding lanes hold 0
 //! in both corners, so they always overlap. Dimensions above four keep the plain test.
 
-use cd_geom::{Aabb, Real};
+use cd_geom::{Aabb, Point, Real};
 
 /// Four lanes per corner: `[min, max]`.
 type Lanes<T> = [[T; 4]; 2];
@@ -21,7 +21,7 @@ pub(crate) struct PackedBoxes<T> {
 /// `b`'s corners in four lanes each (the first four coordinates when `D > 4`, unused then).
 #[inline(always)]
 fn lanes<T: Real, const D: usize>(b: &Aabb<T, D>) -> Lanes<T> {
-    let corner = |p: &cd_geom::Point<T, D>| core::array::from_fn(|i| if i < D { p[i] } else { T::zero() });
+    let corner = |p: &Point<T, D>| core::array::from_fn(|i| if i < D { p[i] } else { T::zero() });
     [corner(b.min()), corner(b.max())]
 }
 
@@ -29,6 +29,13 @@ impl<T: Real> PackedBoxes<T> {
     /// Appends `b` as the next slot's box.
     pub(crate) fn push<const D: usize>(&mut self, b: &Aabb<T, D>) {
         self.boxes.push(lanes(b));
+    }
+
+    /// Slot `slot`'s corners (`D ≤ 4`).
+    #[inline(always)]
+    pub(crate) fn corners<const D: usize>(&self, slot: u32) -> (Point<T, D>, Point<T, D>) {
+        let [lo, hi] = &self.boxes[slot as usize];
+        (Point::from(core::array::from_fn(|i| lo[i])), Point::from(core::array::from_fn(|i| hi[i])))
     }
 
     /// Sets slot `slot`'s box to `b`.

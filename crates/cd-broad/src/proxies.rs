@@ -79,24 +79,21 @@ impl<T: Real, const D: usize> Proxies<T, D> {
     }
     /// Linear ray query.
     pub(crate) fn query_ray(&self, ray: &Ray<T, D>, out: &mut Vec<(ProxyId, T)>) {
-        ray_scan(&self.ids, &self.boxes, |_| true, ray, out);
+        ray_scan(&self.ids, |s| Some(self.boxes[s]), ray, out);
     }
 }
 
-/// Linear ray query over slot arrays: every slot `live` accepts whose box the ray hits, with the
-/// entry parameter.
+/// Linear ray query over slot arrays: every slot whose box `live_box` gives (the live ones) and
+/// the ray hits, with the entry parameter.
 pub(crate) fn ray_scan<T: Real, const D: usize>(
     ids: &[ProxyId],
-    boxes: &[Aabb<T, D>],
-    live: impl Fn(usize) -> bool,
+    live_box: impl Fn(usize) -> Option<Aabb<T, D>>,
     ray: &Ray<T, D>,
     out: &mut Vec<(ProxyId, T)>,
 ) {
-    for (s, b) in boxes.iter().enumerate() {
-        if live(s) {
-            if let Some(h) = ray_aabb(ray, b) {
-                out.push((ids[s], h.t));
-            }
+    for (s, &id) in ids.iter().enumerate() {
+        if let Some(h) = live_box(s).and_then(|b| ray_aabb(ray, &b)) {
+            out.push((id, h.t));
         }
     }
 }
