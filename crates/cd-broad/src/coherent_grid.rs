@@ -392,7 +392,19 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
         Ok(())
     }
 
-    // Inlined into the trait's default `update_all` loop (one dynamic call per batch).
+    /// The boxes that stay in their fat boxes are stored by one tight loop
+    /// ([`FatSlots::store_fitting`]); each one that left gets its new fat box between runs.
+    fn update_all(&mut self, updates: &[(ProxyId, Aabb<T, D>)]) -> Result<(), BroadPhaseError> {
+        let mut rest = updates;
+        loop {
+            rest = &rest[self.slots.store_fitting(rest)?..];
+            let Some((&(id, aabb), tail)) = rest.split_first() else { return Ok(()) };
+            let slot = self.slots.slot(id)?;
+            self.refatten(slot, aabb);
+            rest = tail;
+        }
+    }
+
     #[inline]
     fn update(&mut self, id: ProxyId, aabb: Aabb<T, D>) -> Result<(), BroadPhaseError> {
         let slot = self.slots.slot(id)?;
@@ -658,5 +670,61 @@ mod tests {
             check(&mut grid, &world);
         }
         assert!(grid.cells.hashed_cells() <= 4 * 64 * 8 + 1024 + 64 * 8);
+    }
+
+    /// A batch through `update_all` — boxes that stay in their fat boxes, boxes that leave,
+    /// the same id twice in one batch, an unknown id in the middle — leaves the grid exactly
+    /// where one `update` per entry does: same boxes, same pairs and events, same error with
+    /// the entries before it applied and the ones after it not.
+    #[test]
+    fn batched_updates_equal_one_by_one() {
+        let (mut batched, mut single) = (CoherentGrid::<f64, 3>::new(), CoherentGrid::<f64, 3>::new());
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 10_000) as f64 / 1000.0
+        };
+        for id in 0..200 {
+            let b = boxed([next(), next(), next()], 0.3);
+            batched.insert(id, b).unwrap();
+            single.insert(id, b).unwrap();
+        }
+        for frame in 0..60u32 {
+            let mut batch: Vec<(ProxyId, Aabb<f64, 3>)> = Vec::new();
+            for id in (frame % 3..200).step_by(3) {
+                // Mostly small steps (inside the fat box), some jumps (out of it).
+                let old = single.aabb(id).unwrap().center();
+                let step = if id % 17 == frame % 17 { 3.0 } else { 0.02 };
+                let c = [old.x + step * (next() - 5.0) / 5.0, old.y, old.z + 0.01];
+                batch.push((id, boxed(c, 0.3 + 0.01 * (frame % 5) as f64)));
+            }
+            // The same id twice: the second entry wins, after the first was applied.
+            batch.push((batch[0].0, boxed([next(), next(), next()], 0.3)));
+            let unknown = frame % 10 == 9;
+            if unknown {
+                batch.insert(batch.len() / 2, (5000, boxed([0.0; 3], 1.0)));
+            }
+            let got = batched.update_all(&batch);
+            let mut want = Ok(());
+            for &(id, b) in &batch {
+                if let Err(e) = single.update(id, b) {
+                    want = Err(e);
+                    break;
+                }
+            }
+            assert_eq!(got, want, "frame {frame}");
+            assert_eq!(got.is_err(), unknown);
+            for id in 0..200 {
+                assert_eq!(batched.aabb(id), single.aabb(id), "frame {frame}, id {id}");
+            }
+            batched.find_pairs();
+            single.find_pairs();
+            assert_eq!(batched.pairs(), single.pairs(), "frame {frame}");
+            let world: Vec<_> = (0..200).map(|id| (id, batched.aabb(id).unwrap())).collect();
+            assert_eq!(batched.pairs(), brute(&world).as_slice(), "frame {frame}");
+            assert_eq!((batched.added(), batched.removed()), (single.added(), single.removed()));
+        }
     }
 }

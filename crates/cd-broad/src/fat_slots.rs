@@ -3,8 +3,8 @@
 //! removal, with the id → slot table, the slots inserted since the last frame and the slots
 //! whose candidates must be found again.
 
-use crate::id_hash::SlotTable;
-use crate::packed_boxes::PackedBoxes;
+use crate::id_hash::{SlotTable, VACANT};
+use crate::packed_boxes::{lanes, PackedBoxes};
 use crate::proxies::{BroadPhaseError, ProxyId};
 use cd_geom::{Aabb, BoundingVolume, Point, Real, Vector};
 
@@ -64,12 +64,52 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
     /// within 16 frames.
     #[inline]
     pub(crate) fn fat_fits(&self, slot: u32, aabb: &Aabb<T, D>) -> bool {
-        let fat = &self.fat[slot as usize];
-        let loose = || {
-            let factor = T::lit(4.0) * (T::one() + self.margin);
-            (fat.max() - fat.min()).amax() > factor * (aabb.max() - aabb.min()).amax()
-        };
-        fat.contains(aabb) && ((slot ^ self.frame) & 15 != 0 || !loose())
+        serves(&self.fat[slot as usize], aabb, slot, self.frame, self.loose_factor())
+    }
+
+    /// A fat box is loose around a box whose largest extent is below its own over this.
+    #[inline(always)]
+    fn loose_factor(&self) -> T {
+        T::lit(4.0) * (T::one() + self.margin)
+    }
+
+    /// Stores the boxes of the leading entries of `updates` that fit their fat boxes
+    /// ([`Self::fat_fits`]), in order, and returns how many: it stops before the first that
+    /// does not (the caller gives that one a new fat box, then calls again with the rest).
+    /// Error: the first unknown id (the entries before it are stored).
+    ///
+    /// The same stores as [`Self::set_tight`] per entry, in a loop that holds the arrays'
+    /// slices and the frame count in registers: through `&mut self` every store made the
+    /// compiler reload each array's pointer and length and the frame count (seven loads and
+    /// two bounds checks of the 49 instructions per box).
+    #[inline(always)]
+    pub(crate) fn store_fitting(
+        &mut self,
+        updates: &[(ProxyId, Aabb<T, D>)],
+    ) -> Result<usize, BroadPhaseError> {
+        let (frame, loose_factor) = (self.frame, self.loose_factor());
+        let FatSlots { tight, packed, fat, slot_of, .. } = self;
+        let packed = packed.slots_mut();
+        let n = packed.len().min(fat.len());
+        let (packed, fat, dense) = (&mut packed[..n], &fat[..n], slot_of.dense());
+        for (done, &(id, aabb)) in updates.iter().enumerate() {
+            let slot = match dense.get(id as usize) {
+                Some(&s) if s != VACANT => s,
+                _ => slot_of.get(id).ok_or(BroadPhaseError::UnknownId(id))?,
+            };
+            let s = slot as usize;
+            if s >= n {
+                return Err(BroadPhaseError::UnknownId(id)); // a slot always has its boxes
+            }
+            if !serves(&fat[s], &aabb, slot, frame, loose_factor) {
+                return Ok(done);
+            }
+            if D > 4 {
+                tight[s] = aabb;
+            }
+            packed[s] = lanes(&aabb);
+        }
+        Ok(updates.len())
     }
 
     /// Sets slot `slot`'s box.
@@ -177,6 +217,19 @@ impl<T: Real, const D: usize> FatSlots<T, D> {
     pub(crate) fn is_live(&self, slot: usize) -> bool {
         self.slot_of.get(self.ids[slot]) == Some(slot as u32)
     }
+}
+
+/// Does the fat box `fat` of slot `slot` serve `aabb` at frame `frame` ([`FatSlots::fat_fits`])?
+#[inline(always)]
+fn serves<T: Real, const D: usize>(
+    fat: &Aabb<T, D>,
+    aabb: &Aabb<T, D>,
+    slot: u32,
+    frame: u32,
+    loose_factor: T,
+) -> bool {
+    let loose = || (fat.max() - fat.min()).amax() > loose_factor * (aabb.max() - aabb.min()).amax();
+    fat.contains(aabb) && ((slot ^ frame) & 15 != 0 || !loose())
 }
 
 /// The fat box of `b`: grown on every side by `margin` times its largest extent and stretched

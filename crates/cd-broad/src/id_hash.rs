@@ -81,7 +81,7 @@ pub(crate) struct SlotTable {
 }
 
 /// An empty entry of the dense array.
-const VACANT: u32 = u32::MAX;
+pub(crate) const VACANT: u32 = u32::MAX;
 
 impl SlotTable {
     /// The slot of `id`.
@@ -92,6 +92,12 @@ impl SlotTable {
             _ if self.sparse.is_empty() => None,
             _ => self.sparse.get(&id).copied(),
         }
+    }
+    /// The dense array: the slot of each small id, or [`VACANT`] (then ask [`Self::get`]), for
+    /// a loop that holds the slice.
+    #[inline(always)]
+    pub(crate) fn dense(&self) -> &[u32] {
+        &self.dense
     }
     /// Is `id` present?
     #[inline]

@@ -10,7 +10,7 @@
 use cd_geom::{Aabb, Point, Real};
 
 /// Four lanes per corner: `[min, max]`.
-type Lanes<T> = [[T; 4]; 2];
+pub(crate) type Lanes<T> = [[T; 4]; 2];
 
 /// Boxes indexed like the strategy's slots, each padded to four lanes per corner.
 #[derive(Clone, Debug, Default)]
@@ -20,7 +20,7 @@ pub(crate) struct PackedBoxes<T> {
 
 /// `b`'s corners in four lanes each (the first four coordinates when `D > 4`, unused then).
 #[inline(always)]
-fn lanes<T: Real, const D: usize>(b: &Aabb<T, D>) -> Lanes<T> {
+pub(crate) fn lanes<T: Real, const D: usize>(b: &Aabb<T, D>) -> Lanes<T> {
     let corner = |p: &Point<T, D>| core::array::from_fn(|i| if i < D { p[i] } else { T::zero() });
     [corner(b.min()), corner(b.max())]
 }
@@ -36,6 +36,12 @@ impl<T: Real> PackedBoxes<T> {
     pub(crate) fn corners<const D: usize>(&self, slot: u32) -> (Point<T, D>, Point<T, D>) {
         let [lo, hi] = &self.boxes[slot as usize];
         (Point::from(core::array::from_fn(|i| lo[i])), Point::from(core::array::from_fn(|i| hi[i])))
+    }
+
+    /// The padded boxes by slot, to write in a loop that holds the slice.
+    #[inline(always)]
+    pub(crate) fn slots_mut(&mut self) -> &mut [Lanes<T>] {
+        &mut self.boxes
     }
 
     /// Sets slot `slot`'s box to `b`.
