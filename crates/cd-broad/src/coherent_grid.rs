@@ -393,7 +393,7 @@ impl<T: Real, const D: usize> BroadPhase<T, D> for CoherentGrid<T, D> {
     }
 
     /// The boxes that stay in their fat boxes are stored by one tight loop
-    /// ([`FatSlots::store_fitting`]); each one that left gets its new fat box between runs.
+    /// (`FatSlots::store_fitting`); each one that left gets its new fat box between runs.
     fn update_all(&mut self, updates: &[(ProxyId, Aabb<T, D>)]) -> Result<(), BroadPhaseError> {
         let mut rest = updates;
         loop {
