@@ -119,16 +119,15 @@ enum Core<'a, T: Real> {
     /// A lozenge's core: its parallelogram (the radius is GJK's).
     Parallelogram(&'a Lozenge<T>),
     Polyhedron(&'a ConvexPolyhedron<T>),
-    /// A posed hull, its rotation as a matrix (a matrix turns a vector in 15 operations, a
-    /// unit quaternion in about 30, and every support call turns two) and its translation.
-    Hull(&'a ConvexPolyhedron<T>, Matrix3<T>, Vector<T, 3>),
+    /// A posed hull.
+    Hull(PosedHull<'a, T>),
     Dyn(&'a dyn SupportMap<T, 3>),
 }
 
 impl<'a, T: Real> Core<'a, T> {
     /// The core of a hull under `pose`.
     fn hull(p: &'a ConvexPolyhedron<T>, pose: &Isometry3<T>) -> Self {
-        Core::Hull(p, *pose.rotation.to_rotation_matrix().matrix(), pose.translation.vector)
+        Core::Hull(PosedHull::new(p, pose))
     }
 }
 
@@ -144,7 +143,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Cone(c) => c.support(d),
             Core::Parallelogram(l) => l.core_support(d),
             Core::Polyhedron(p) => p.support(d),
-            Core::Hull(p, r, t) => Point::from(r * p.support(&r.tr_mul(d)).coords + t),
+            Core::Hull(h) => h.support(d),
             Core::Dyn(s) => s.support(d),
         }
     }
@@ -153,7 +152,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
     fn support_from(&self, d: &Vector<T, 3>, hint: &mut u32) -> Point<T, 3> {
         match self {
             Core::Polyhedron(p) => p.support_from(d, hint),
-            Core::Hull(p, r, t) => Point::from(r * p.support_from(&r.tr_mul(d), hint).coords + t),
+            Core::Hull(h) => h.support_from(d, hint),
             Core::Dyn(s) => s.support_from(d, hint),
             _ => self.support(d),
         }
@@ -170,7 +169,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Cone(c) => c.interior_point(),
             Core::Parallelogram(l) => l.interior_point(),
             Core::Polyhedron(p) => *p.vertex_mean(),
-            Core::Hull(p, r, t) => Point::from(r * p.vertex_mean().coords + t),
+            Core::Hull(h) => h.interior_point(),
             Core::Dyn(s) => s.interior_point(),
         }
     }
@@ -181,7 +180,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Box(b) => b.inner_radius(),
             Core::Cylinder(c) => c.inner_radius(),
             Core::Cone(c) => c.inner_radius(),
-            Core::Polyhedron(p) | Core::Hull(p, ..) => p.inner_radius(),
+            Core::Polyhedron(p) | Core::Hull(PosedHull { hull: p, .. }) => p.inner_radius(),
             Core::Dyn(s) => s.inner_radius(),
             // Flat cores; a lozenge's radius is the margin GJK adds, not part of its core.
             Core::Point(_) | Core::Segment(_) | Core::Triangle(_) | Core::Parallelogram(_) => T::zero(),
@@ -199,7 +198,7 @@ impl<T: Real> SupportMap<T, 3> for Core<'_, T> {
             Core::Cone(c) => c.outer_radius(),
             // The core parallelogram alone: its radius is GJK's margin.
             Core::Parallelogram(l) => (l.e0() + l.e1()).norm().max((l.e0() - l.e1()).norm()) * T::lit(0.5),
-            Core::Polyhedron(p) | Core::Hull(p, ..) => p.outer_radius(),
+            Core::Polyhedron(p) | Core::Hull(PosedHull { hull: p, .. }) => p.outer_radius(),
             Core::Dyn(s) => s.outer_radius(),
         }
     }
@@ -420,7 +419,8 @@ fn dispatch_contact<T: Real>(
         (other, S::HalfSpace(h)) => halfspace(h, other, p).map(|c| c.flipped()),
         (S::Hull(x, pose_x), S::Hull(y, pose_y)) => {
             let (ca, cb) = hulls_in_first_frame(x, pose_x, y, pose_y);
-            convex_pair_contact((&ca, T::zero()), (&cb, T::zero()), p, cache).map(|c| to_world(&c, pose_x))
+            convex_contact_up_to(ca, T::zero(), &cb, T::zero(), p, &mut cache.gjk)
+                .map(|c| to_world(&c, pose_x))
         }
         _ => {
             let ((ca, ra), (cb, rb)) = cores(a, b)?;
@@ -429,17 +429,66 @@ fn dispatch_contact<T: Real>(
     })
 }
 
-/// Two posed hulls as GJK cores in the first hull's frame: the first needs no transform in its
-/// support calls and the second one (the relative pose), which halves the transforms per
-/// iteration. The answer goes back to world space with [`to_world`]; the pair's GJK cache
-/// then holds directions in the first hull's frame, consistently from query to query.
+/// Two posed hulls in the first hull's frame: the first needs no transform in its support
+/// calls and the second one (the relative pose), which halves the transforms per iteration.
+/// Concrete types rather than [`Core`] variants: GJK and EPA are compiled for this pair, so
+/// both support calls inline into their loops with no jump on a variant (the commonest pair
+/// of general convex shapes). The answer goes back to world space with [`to_world`]; the
+/// pair's GJK cache then holds directions in the first hull's frame, consistently from query
+/// to query.
 fn hulls_in_first_frame<'a, T: Real>(
     x: &'a ConvexPolyhedron<T>,
     pose_x: &Isometry3<T>,
     y: &'a ConvexPolyhedron<T>,
     pose_y: &Isometry3<T>,
-) -> (Core<'a, T>, Core<'a, T>) {
-    (Core::Polyhedron(x), Core::hull(y, &pose_x.inv_mul(pose_y)))
+) -> (&'a ConvexPolyhedron<T>, PosedHull<'a, T>) {
+    (x, PosedHull::new(y, &pose_x.inv_mul(pose_y)))
+}
+
+/// A hull under a rigid motion, its rotation as a matrix (a matrix turns a vector in 15
+/// operations, a unit quaternion in about 30, and every support call turns two).
+#[derive(Clone, Copy)]
+struct PosedHull<'a, T: Real> {
+    hull: &'a ConvexPolyhedron<T>,
+    rotation: Matrix3<T>,
+    translation: Vector<T, 3>,
+}
+
+impl<'a, T: Real> PosedHull<'a, T> {
+    fn new(hull: &'a ConvexPolyhedron<T>, pose: &Isometry3<T>) -> Self {
+        Self {
+            hull,
+            rotation: *pose.rotation.to_rotation_matrix().matrix(),
+            translation: pose.translation.vector,
+        }
+    }
+    #[inline(always)]
+    fn place(&self, p: &Point<T, 3>) -> Point<T, 3> {
+        Point::from(self.rotation * p.coords + self.translation)
+    }
+}
+
+impl<T: Real> SupportMap<T, 3> for PosedHull<'_, T> {
+    #[inline]
+    fn support(&self, d: &Vector<T, 3>) -> Point<T, 3> {
+        self.place(&self.hull.support(&self.rotation.tr_mul(d)))
+    }
+    #[inline(always)]
+    fn support_from(&self, d: &Vector<T, 3>, hint: &mut u32) -> Point<T, 3> {
+        self.place(&self.hull.support_from(&self.rotation.tr_mul(d), hint))
+    }
+    #[inline]
+    fn interior_point(&self) -> Point<T, 3> {
+        self.place(self.hull.vertex_mean())
+    }
+    #[inline]
+    fn inner_radius(&self) -> T {
+        self.hull.inner_radius()
+    }
+    #[inline]
+    fn outer_radius(&self) -> T {
+        self.hull.outer_radius()
+    }
 }
 
 /// A contact computed in a frame placed at `pose`, in world space.
@@ -506,14 +555,17 @@ fn intersects_dispatched<T: Real>(
         }
         (S::HalfSpace(_), _) | (_, S::HalfSpace(_)) => contact(a, b, T::zero(), cache).map(|c| c.is_some()),
         _ => {
-            let ((ca, ra), (cb, rb)) = match (a, b) {
+            let verdict = match (a, b) {
                 (S::Hull(x, pose_x), S::Hull(y, pose_y)) => {
                     let (ca, cb) = hulls_in_first_frame(x, pose_x, y, pose_y);
-                    ((ca, T::zero()), (cb, T::zero()))
+                    convex_intersects(ca, T::zero(), &cb, T::zero(), &Default::default(), &mut cache.gjk)
                 }
-                _ => cores(a, b)?,
+                _ => {
+                    let ((ca, ra), (cb, rb)) = cores(a, b)?;
+                    convex_intersects(&ca, ra, &cb, rb, &Default::default(), &mut cache.gjk)
+                }
             };
-            match convex_intersects(&ca, ra, &cb, rb, &Default::default(), &mut cache.gjk) {
+            match verdict {
                 Intersection::Separated { .. } => Ok(false),
                 Intersection::Intersecting => Ok(true),
                 Intersection::Undecided { .. } => contact(a, b, T::zero(), cache).map(|c| c.is_some()),

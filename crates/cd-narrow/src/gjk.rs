@@ -221,7 +221,7 @@ impl<T: Real, const D: usize> GjkCache<T, D> {
 
 /// The support point of A − B against `-v` (farthest along `-v`), with one search hint per
 /// shape ([`SupportMap::support_from`]: large polyhedra climb from their previous answer).
-#[inline]
+#[inline(always)]
 pub(crate) fn cso_support<T, const D: usize, A, B>(
     a: &A,
     b: &B,
