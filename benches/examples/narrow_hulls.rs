@@ -104,15 +104,29 @@ fn main() {
     println!("hull{n} {query}, {BATCH} pairs: cd {c:.1} µs, parry {p:.1} µs, ratio {:.3}", c / p);
 }
 
-/// How many pairs of the batch take 0, 1, 2, … GJK iterations (19 or more in the last bin).
+/// How many pairs of the batch take 0, 1, 2, … GJK iterations (19 or more in the last bin),
+/// and for the overlapping ones the mean and largest number of EPA expansions.
 fn histogram(hull: &cd_geom::ConvexPolyhedron<f32>, poses: &[(Isometry3<f32>, Isometry3<f32>)]) {
     use cd_geom::Transformed;
     let mut h = [0usize; 20];
+    let (mut overlaps, mut expansions, mut most) = (0, 0, 0);
     for (pa, pb) in poses {
         let rel = pa.inv_mul(pb);
         let b = Transformed::new(hull, rel);
         let r = cd_narrow::gjk_distance(hull, &b, &Default::default(), &mut Default::default());
         h[(r.iterations as usize).min(19)] += 1;
+        if r.status == cd_narrow::GjkStatus::Intersecting {
+            let p = cd_narrow::epa(hull, &b, &r.simplex, &Default::default());
+            overlaps += 1;
+            expansions += p.iterations;
+            most = most.max(p.iterations);
+        }
     }
-    eprintln!("iterations: {:?}", h);
+    eprintln!("GJK iterations: {h:?}");
+    if overlaps > 0 {
+        eprintln!(
+            "EPA on {overlaps} overlapping pairs: {:.1} expansions on average, {most} at most",
+            f64::from(expansions) / f64::from(overlaps)
+        );
+    }
 }
