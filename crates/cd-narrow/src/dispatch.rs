@@ -24,7 +24,7 @@ use cd_geom::{
 use crate::box_box::{box_box_contact, box_box_manifold};
 use crate::box_triangle::{box_triangle_contact, box_triangle_manifold};
 use crate::convex::{convex_contact, convex_contact_up_to, convex_intersects, ConvexConfig};
-use crate::gjk::{gjk_distance_within, GjkCache, Intersection};
+use crate::gjk::{gjk_distance, gjk_distance_within, GjkCache, Intersection};
 use crate::manifold::{Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 use crate::pairs::*;
 use crate::sat_obb::SatCache;
@@ -333,7 +333,15 @@ fn box_triangle<T: Real>(
     p: T,
     cache: &mut PairCache<T>,
 ) -> Option<Contact<T, 3>> {
-    if p > T::zero() {
+    if p == T::infinity() {
+        // A distance query: plain GJK distance (its answer returned in place, where the
+        // bounded query's `Option` moved the whole result and its simplex once more, and a
+        // warm pair restarts from its last simplex rather than from its last direction).
+        let g = gjk_distance(bx, t, &Default::default(), &mut cache.gjk);
+        if let Some(c) = g.separated_contact(T::zero(), T::zero()) {
+            return Some(c);
+        }
+    } else if p > T::zero() {
         let g = gjk_distance_within(bx, t, p, &Default::default(), &mut cache.gjk)?;
         if let Some(c) = g.separated_contact(T::zero(), T::zero()) {
             return Some(c);
