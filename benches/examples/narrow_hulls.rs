@@ -9,14 +9,13 @@
 //! callgrind). With `HIST` set in
 //! the environment it first prints how many GJK iterations cd's queries take (a histogram).
 
-use cd_benches::{parry_pose, sphere_points, Rng, BATCH};
+use cd_benches::{alternating_medians, parry_pose, sphere_points, Rng, BATCH};
 use cd_narrow::{contact, distance, intersects, PairCache, Shape};
 use nalgebra::{Isometry3, Translation3};
 use parry3d::math::{Pose, Vector};
 use parry3d::query;
 use parry3d::shape::ConvexPolyhedron as PHull;
 use std::hint::black_box;
-use std::time::Instant;
 
 const RADIUS: f32 = 0.6;
 
@@ -80,27 +79,17 @@ fn main() {
         }
         acc
     };
-    let time = |f: &dyn Fn() -> f32| {
-        let start = Instant::now();
-        for _ in 0..50 {
-            black_box(f());
-        }
-        start.elapsed().as_secs_f64() * 1e6 / 50.0
-    };
-    let (mut cd_t, mut parry_t) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        if only.as_deref() != Some("parry") {
-            cd_t.push(time(&run_cd));
-        }
-        if only.as_deref() != Some("cd") {
-            parry_t.push(time(&run_parry));
-        }
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(|a, b| a.total_cmp(b));
-        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-    };
-    let (c, p) = (median(&mut cd_t), median(&mut parry_t));
+    let (c, p) = alternating_medians(
+        rounds,
+        50,
+        only.as_deref(),
+        || {
+            black_box(run_cd());
+        },
+        || {
+            black_box(run_parry());
+        },
+    );
     println!("hull{n} {query}, {BATCH} pairs: cd {c:.1} µs, parry {p:.1} µs, ratio {:.3}", c / p);
 }
 

@@ -60,6 +60,42 @@ impl Rng {
     }
 }
 
+/// The two libraries timed in turn in one process, for the harnesses in `benches/examples`
+/// (criterion runs one library's rows seconds or minutes after the other's, and this host's
+/// speed drifts in between): each of `rounds` rounds times `calls` calls of `cd`, then as many
+/// of `parry`; returns the medians over the rounds of the mean time per call, in µs, cd's
+/// first. With `only` set to `"cd"` or `"parry"` only that side runs (for callgrind) and the
+/// other median is NaN.
+pub fn alternating_medians(
+    rounds: usize,
+    calls: usize,
+    only: Option<&str>,
+    cd: impl Fn(),
+    parry: impl Fn(),
+) -> (f64, f64) {
+    let time = |f: &dyn Fn()| {
+        let start = std::time::Instant::now();
+        for _ in 0..calls {
+            f();
+        }
+        start.elapsed().as_secs_f64() * 1e6 / calls as f64
+    };
+    let (mut cd_t, mut parry_t) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        if only != Some("parry") {
+            cd_t.push(time(&cd));
+        }
+        if only != Some("cd") {
+            parry_t.push(time(&parry));
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+    };
+    (median(&mut cd_t), median(&mut parry_t))
+}
+
 /// How many input pairs one benchmark iteration processes.
 pub const BATCH: usize = 1024;
 

@@ -56,18 +56,35 @@ fn pose(rng: &mut Rng) -> Isometry3<f64> {
     )
 }
 
+/// Pair `k` of a test: two hulls of the families `k % 3` and `(k / 3) % 3`, their poses, their
+/// world-space vertices, and the exact depth of their overlap (negative when apart).
+struct PosedPair {
+    hulls: (ConvexPolyhedron<f64>, ConvexPolyhedron<f64>),
+    poses: (Isometry3<f64>, Isometry3<f64>),
+    vertices: (Vec<P3>, Vec<P3>),
+    exact: f64,
+}
+
+impl PosedPair {
+    fn new(rng: &mut Rng, k: usize) -> Self {
+        let (ha, hb) = (hull(rng, k % 3), hull(rng, (k / 3) % 3));
+        let (pa, pb) = (pose(rng), pose(rng));
+        let va: Vec<P3> = ha.vertices().iter().map(|p| pa * p).collect();
+        let vb: Vec<P3> = hb.vertices().iter().map(|p| pb * p).collect();
+        let (exact, _) = exact_depth(&va, &vb, &candidate_axes_3d(&va, &vb));
+        PosedPair { hulls: (ha, hb), poses: (pa, pb), vertices: (va, vb), exact }
+    }
+}
+
 #[test]
 fn hull_sat_depth_is_exact_and_manifolds_lie_on_the_hulls() {
     let mut rng = Rng(31);
     let (mut pen, mut sep) = (0, 0);
     for k in 0..3000 {
-        let (ha, hb) = (hull(&mut rng, k % 3), hull(&mut rng, (k / 3) % 3));
-        let (pa, pb) = (pose(&mut rng), pose(&mut rng));
+        let PosedPair { hulls: (ha, hb), poses: (pa, pb), vertices: (va, vb), exact } =
+            PosedPair::new(&mut rng, k);
         let a = PlacedHull { hull: &ha, pose: &pa };
         let b = PlacedHull { hull: &hb, pose: &pb };
-        let va: Vec<P3> = ha.vertices().iter().map(|p| pa * p).collect();
-        let vb: Vec<P3> = hb.vertices().iter().map(|p| pb * p).collect();
-        let (exact, _) = exact_depth(&va, &vb, &candidate_axes_3d(&va, &vb));
         let sat = hull_hull_sat(&a, &b, f64::INFINITY, &mut HullSatCache::default());
         let mut m = Manifold::default();
         hull_hull_manifold(&a, &b, 0.0, &mut HullSatCache::default(), &mut m);
@@ -110,11 +127,8 @@ fn posed_hull_pairs_through_the_dispatcher_match_the_exact_answers() {
     let mut rng = Rng(47);
     let (mut pen, mut sep) = (0, 0);
     for k in 0..600 {
-        let (ha, hb) = (hull(&mut rng, k % 3), hull(&mut rng, (k / 3) % 3));
-        let (pa, pb) = (pose(&mut rng), pose(&mut rng));
-        let va: Vec<P3> = ha.vertices().iter().map(|p| pa * p).collect();
-        let vb: Vec<P3> = hb.vertices().iter().map(|p| pb * p).collect();
-        let (exact, _) = exact_depth(&va, &vb, &candidate_axes_3d(&va, &vb));
+        let PosedPair { hulls: (ha, hb), poses: (pa, pb), vertices: (va, vb), exact } =
+            PosedPair::new(&mut rng, k);
         let (a, b) = (Shape::Hull(&ha, &pa), Shape::Hull(&hb, &pb));
         for (x, y) in [(a, b), (b, a)] {
             let c = contact(x, y, 0.0, &mut PairCache::default()).unwrap();
