@@ -148,6 +148,11 @@ fn first_contact_time<T: Real>(
 /// First time the axis `[s0, s1] + v t` comes within `r` of edge `[e0, e1]` with both closest
 /// points interior: the offset face of the parallelogram `{e(u) − s(w)}` that the point `v t`
 /// must reach. Ends of either segment are left to the sphere and cylinder tests.
+///
+/// Computed in `f64` whatever `T` (the slack stays `T`'s rounding of the inputs): the plane's
+/// normal crosses two nearly parallel segments, and in `f32` its rounding tilted it enough to
+/// misplace the plane by more than the gap (two 15-long segments 6.7·10⁻⁴ rad apart, the
+/// origin 10⁻⁴ from the plane: the first contact came 6 time units late, finding 72).
 fn axis_edge_entry<T: Real>(
     s0: &Point3<T>,
     s1: &Point3<T>,
@@ -157,18 +162,46 @@ fn axis_edge_entry<T: Real>(
     r: T,
     max_t: T,
 ) -> Option<T> {
+    let slack = boundary_slack(magnitude_of([s0, s1, e0, e1])).to_f64();
+    let wide = |p: &Point3<T>| p.map(|x| x.to_f64());
+    let t = axis_edge_entry_wide(
+        &wide(s0),
+        &wide(s1),
+        &wide(e0),
+        &wide(e1),
+        &v.map(|x| x.to_f64()),
+        r.to_f64(),
+        max_t.to_f64(),
+        slack,
+    )?;
+    // The time rounded to `T`, never past the step.
+    Some(T::lit(t).min(max_t))
+}
+
+/// [`axis_edge_entry`] in `f64`, with the inputs' boundary slack given.
+#[allow(clippy::too_many_arguments)]
+fn axis_edge_entry_wide(
+    s0: &Point3<f64>,
+    s1: &Point3<f64>,
+    e0: &Point3<f64>,
+    e1: &Point3<f64>,
+    v: &Vector3<f64>,
+    r: f64,
+    max_t: f64,
+    slack: f64,
+) -> Option<f64> {
     let de = e1 - e0;
     let ds = s1 - s0;
     let cross = de.cross(&ds);
     let scale = de.norm_squared() * ds.norm_squared();
     // Parallel segments: every closest pair involves an end, found by the other tests.
-    if cross.norm_squared() <= T::epsilon() * scale {
+    if cross.norm_squared() <= f64::EPSILON * scale {
         return None;
     }
     let n = cross.normalize();
     let base = e0 - s0; // the parallelogram's corner e(0) − s(0)
     let s = -n.dot(&base); // signed distance of the origin from its plane
-    let towards = if s >= T::zero() { -n } else { n };
+    let towards = if s >= 0.0 { -n } else { n };
     let approach = towards.dot(v);
     let gap = s.abs() - r;
     // The origin at v t in (u, w) coordinates of the parallelogram, affine in t: solve
@@ -178,7 +211,7 @@ fn axis_edge_entry<T: Real>(
     // segments (in f32 it came out wrong by a quarter for segments 10⁻³ rad apart, which put
     // a segment 0.077 away inside the parallelogram at time 0, finding 66).
     let cross2 = cross.norm_squared();
-    let solve = |k: &Vector3<T>| (k.cross(&ds).dot(&cross) / cross2, k.cross(&de).dot(&cross) / cross2);
+    let solve = |k: &Vector3<f64>| (k.cross(&ds).dot(&cross) / cross2, k.cross(&de).dot(&cross) / cross2);
     let (a11, a22) = (de.norm_squared(), ds.norm_squared());
     let (u0, w0) = solve(&(towards * r - base));
     let (u_rate, w_rate) = solve(v);
@@ -186,14 +219,13 @@ fn axis_edge_entry<T: Real>(
     // beyond an end count (a radius-0 axis whose end crosses the edge is otherwise lost between
     // this test and the end's face test, finding 22), and so does every time the origin is
     // within rounding of the plane (a motion grazing it, finding 34).
-    let slack = boundary_slack(magnitude_of([s0, s1, e0, e1]));
     if gap < -slack {
         return None; // the lines are already closer than r: the contact comes through a side
     }
     let (u_margin, w_margin) = (slack / a11.sqrt(), slack / a22.sqrt());
     let mut window = PlaneArrival::new(gap, approach, slack, max_t);
-    window.keep_within(u0, u_rate, -u_margin, T::one() + u_margin);
-    window.keep_within(w0, w_rate, -w_margin, T::one() + w_margin);
+    window.keep_within(u0, u_rate, -u_margin, 1.0 + u_margin);
+    window.keep_within(w0, w_rate, -w_margin, 1.0 + w_margin);
     window.first_contact()
 }
 

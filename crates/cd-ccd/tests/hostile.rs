@@ -581,6 +581,51 @@ fn regression_capsule_triangle_late_at_huge_coordinates() {
     ]);
 }
 
+/// Fuzz finding 72 (FUZZING.md): in `f32`, `capsule_triangle` reported the first contact at
+/// t = 6.02 while the shapes overlapped from early on (by 3.2·10⁻³ at t = 1.88); `f64` gives
+/// 0.014. A radius-0 capsule 14.8 long lying along a triangle edge, 6.7·10⁻⁴ rad from parallel
+/// to it and from the triangle's plane: the axis/edge family's plane normal, crossed from the
+/// two nearly parallel segments in `f32`, was tilted enough to misplace the plane by more than
+/// the gap. That family now computes in `f64`.
+#[test]
+fn regression_capsule_triangle_late_along_a_nearly_parallel_edge() {
+    let v = [
+        2.891845703125,
+        8.54888916015625,
+        8.54888916015625,
+        8.548583984375,
+        8.54888916015625,
+        0.0,
+        0.009765625,
+        -0.0,
+        -0.00030517578125,
+        -0.00030517578125,
+        0.00244140625,
+        0.0,
+        0.0,
+        0.029297999999999998,
+        -0.00030517578125,
+        -0.00030517578125,
+        0.00274658203125,
+        0.0,
+        6.5e-05,
+        0.0,
+        -0.005774,
+        -0.016384,
+        -7.84332275390625,
+        0.103759765625,
+        0.0762939453125,
+        -0.00030517578125,
+        -0.00030517578125,
+        8.92059326171875,
+        0.029297999999999998,
+        -0.005684,
+        0.031354,
+    ];
+    exercise::<f64>(&v);
+    exercise::<f32>(&v);
+}
+
 /// Fuzz finding 34 (FUZZING.md): `capsule_triangle` reported the contact at t = 0.88 while the
 /// oracle had the shapes overlapping by 6·10⁻⁶ at t = 0.028. A radius-0 capsule lying and
 /// sliding almost in the triangle's plane, 10⁻⁷ from it: the time its axis reaches an edge's
