@@ -136,60 +136,62 @@ fn first_contact_time<T: Real>(
         best.keep(face.sphere_entry(&end, v, r, max_t).time());
     }
     let back = -v;
+    // The axis/edge family runs in `f64` ([`axis_edge_entry`]): the axis, its motion and the
+    // triangle's vertices widened once for the three edges.
+    let axis = WideAxis::new(&s0, &s1, v, r, max_t);
+    let wide_vertices = vertices.map(|x| wide(&x));
     for (i, x) in vertices.iter().enumerate() {
         // Triangle vertex against the capsule's side (in the capsule's frame it moves by −v).
         best.keep(cylinder_side_entry(x, &back, &s0, &s1, r, max_t));
-        // Axis interior against edge interior.
-        best.keep(axis_edge_entry(&s0, &s1, x, &vertices[(i + 1) % 3], v, r, max_t));
+        // Axis interior against edge interior; the slack is the inputs' own rounding.
+        let j = (i + 1) % 3;
+        let slack = boundary_slack(magnitude_of([&s0, &s1, x, &vertices[j]])).to_f64();
+        let t = axis_edge_entry(&axis, &wide_vertices[i], &wide_vertices[j], slack);
+        // The time rounded to `T`, never past the step.
+        best.keep(t.map(|t| T::lit(t).min(max_t)));
     }
     best.0
 }
 
-/// First time the axis `[s0, s1] + v t` comes within `r` of edge `[e0, e1]` with both closest
-/// points interior: the offset face of the parallelogram `{e(u) − s(w)}` that the point `v t`
-/// must reach. Ends of either segment are left to the sphere and cylinder tests.
-///
-/// Computed in `f64` whatever `T` (the slack stays `T`'s rounding of the inputs): the plane's
-/// normal crosses two nearly parallel segments, and in `f32` its rounding tilted it enough to
-/// misplace the plane by more than the gap (two 15-long segments 6.7·10⁻⁴ rad apart, the
-/// origin 10⁻⁴ from the plane: the first contact came 6 time units late, finding 72).
-fn axis_edge_entry<T: Real>(
-    s0: &Point3<T>,
-    s1: &Point3<T>,
-    e0: &Point3<T>,
-    e1: &Point3<T>,
-    v: &Vector3<T>,
-    r: T,
-    max_t: T,
-) -> Option<T> {
-    let slack = boundary_slack(magnitude_of([s0, s1, e0, e1])).to_f64();
-    let wide = |p: &Point3<T>| p.map(|x| x.to_f64());
-    let t = axis_edge_entry_wide(
-        &wide(s0),
-        &wide(s1),
-        &wide(e0),
-        &wide(e1),
-        &v.map(|x| x.to_f64()),
-        r.to_f64(),
-        max_t.to_f64(),
-        slack,
-    )?;
-    // The time rounded to `T`, never past the step.
-    Some(T::lit(t).min(max_t))
+/// A point in `f64` (exact for `f32` and `f64` inputs).
+fn wide<T: Real>(p: &Point3<T>) -> Point3<f64> {
+    p.map(|x| x.to_f64())
 }
 
-/// [`axis_edge_entry`] in `f64`, with the inputs' boundary slack given.
-#[allow(clippy::too_many_arguments)]
-fn axis_edge_entry_wide(
-    s0: &Point3<f64>,
-    s1: &Point3<f64>,
-    e0: &Point3<f64>,
-    e1: &Point3<f64>,
-    v: &Vector3<f64>,
+/// A capsule's axis `[s0, s1]`, its motion `v` over `[0, max_t]` and its radius `r`, in `f64`.
+#[derive(Clone, Copy)]
+struct WideAxis {
+    s0: Point3<f64>,
+    s1: Point3<f64>,
+    v: Vector3<f64>,
     r: f64,
     max_t: f64,
-    slack: f64,
-) -> Option<f64> {
+}
+
+impl WideAxis {
+    fn new<T: Real>(s0: &Point3<T>, s1: &Point3<T>, v: &Vector3<T>, r: T, max_t: T) -> Self {
+        WideAxis {
+            s0: wide(s0),
+            s1: wide(s1),
+            v: v.map(|x| x.to_f64()),
+            r: r.to_f64(),
+            max_t: max_t.to_f64(),
+        }
+    }
+}
+
+/// First time the axis `[s0, s1] + v t` comes within `r` of edge `[e0, e1]` with both closest
+/// points interior: the offset face of the parallelogram `{e(u) − s(w)}` that the point `v t`
+/// must reach. Ends of either segment are left to the sphere and cylinder tests. `slack` is
+/// the inputs' boundary rounding.
+///
+/// Computed in `f64` whatever the shapes' type (the slack stays that type's rounding of the
+/// inputs): the plane's normal crosses two nearly parallel segments, and in `f32` its rounding
+/// tilted it enough to misplace the plane by more than the gap (two 15-long segments
+/// 6.7·10⁻⁴ rad apart, the origin 10⁻⁴ from the plane: the first contact came 6 time units
+/// late, finding 72).
+fn axis_edge_entry(axis: &WideAxis, e0: &Point3<f64>, e1: &Point3<f64>, slack: f64) -> Option<f64> {
+    let WideAxis { s0, s1, v, r, max_t } = *axis;
     let de = e1 - e0;
     let ds = s1 - s0;
     let cross = de.cross(&ds);
@@ -202,7 +204,7 @@ fn axis_edge_entry_wide(
     let base = e0 - s0; // the parallelogram's corner e(0) − s(0)
     let s = -n.dot(&base); // signed distance of the origin from its plane
     let towards = if s >= 0.0 { -n } else { n };
-    let approach = towards.dot(v);
+    let approach = towards.dot(&v);
     let gap = s.abs() - r;
     // The origin at v t in (u, w) coordinates of the parallelogram, affine in t: solve
     // k = u de − w ds (projected on its plane) for k = towards r − base and for k = v. By
@@ -214,7 +216,7 @@ fn axis_edge_entry_wide(
     let solve = |k: &Vector3<f64>| (k.cross(&ds).dot(&cross) / cross2, k.cross(&de).dot(&cross) / cross2);
     let (a11, a22) = (de.norm_squared(), ds.norm_squared());
     let (u0, w0) = solve(&(towards * r - base));
-    let (u_rate, w_rate) = solve(v);
+    let (u_rate, w_rate) = solve(&v);
     // Within rounding of the offset plane and inside the parallelogram: closest points just
     // beyond an end count (a radius-0 axis whose end crosses the edge is otherwise lost between
     // this test and the end's face test, finding 22), and so does every time the origin is
