@@ -19,7 +19,7 @@
 //! printed: mean and max |t − t_oracle|, how many were late by more than 1e-4, missed, or hits
 //! the oracle did not see.
 
-use cd_benches::{parry_pose, parry_vector, sphere_points, Rng, BATCH};
+use cd_benches::{ccd_motions as motions, parry_pose, parry_vector, sphere_points, CcdBody as Body};
 use cd_ccd::{
     conservative_advancement, obb_obb, separating_axis_toi, shape_cast_posed, sphere_sphere, CastConfig,
     LinearMotion, MovingShape, RigidMotion,
@@ -114,6 +114,9 @@ impl<T: Real> SupportMap<T, 3> for Core<T> {
     }
 }
 
+/// A scene's two cores, each with its radius.
+type CorePair = ((Core<f32>, f32), (Core<f32>, f32));
+
 /// The local core and radius of a kind, in f32 or f64.
 fn core<T: Real>(kind: Kind) -> (Core<T>, T) {
     let l = T::lit;
@@ -156,15 +159,14 @@ fn parry_shape(kind: Kind) -> Box<dyn PShape> {
     }
 }
 
-/// One body's motion over the unit step (rotation about its local origin).
-#[derive(Clone, Copy)]
-struct Body {
-    pose: Isometry3<f32>,
-    linvel: Vector3<f32>,
-    angvel: Vector3<f32>,
+/// The parry and cd motions of one benchmark body.
+trait BodyMotion {
+    fn motion<T: Real>(&self) -> RigidMotion<T>;
+    fn parry_motion(&self) -> NonlinearRigidMotion;
+    fn parry_sweep(&self) -> Sweep;
 }
 
-impl Body {
+impl BodyMotion for Body {
     fn motion<T: Real>(&self) -> RigidMotion<T> {
         let pose: Isometry3<T> = self.pose.cast();
         RigidMotion::new(pose, Point3::origin(), self.linvel.cast(), self.angvel.cast()).unwrap()
@@ -184,30 +186,6 @@ impl Body {
             parry3d::math::Vector::ZERO,
         )
     }
-}
-
-/// The benchmark's pairs of motions.
-fn motions(rotating: bool, seed: u64) -> Vec<(Body, Body)> {
-    let mut rng = Rng::new(seed);
-    (0..BATCH)
-        .map(|_| {
-            let ca = rng.point(0.5);
-            let dir = rng.vector(1.0).try_normalize(1e-3).unwrap_or(Vector3::x());
-            let cb = ca + dir * rng.range(2.5, 4.0);
-            let spin = |rng: &mut Rng| if rotating { rng.vector(1.7) } else { Vector3::zeros() };
-            let a = Body {
-                pose: Isometry3::from_parts(ca.coords.into(), rng.rotation()),
-                linvel: (cb - ca) * rng.range(0.7, 1.5) + rng.vector(0.4),
-                angvel: spin(&mut rng),
-            };
-            let b = Body {
-                pose: Isometry3::from_parts(cb.coords.into(), rng.rotation()),
-                linvel: rng.vector(0.5),
-                angvel: spin(&mut rng),
-            };
-            (a, b)
-        })
-        .collect()
 }
 
 /// The oracle's time of first contact (f64): the first of 2,000 samples at which the static
@@ -275,7 +253,7 @@ fn report(group: &str, method: &str, answers: &[Option<f32>], truth: &[Option<f6
 struct Scene {
     kinds: (Kind, Kind),
     bodies: Vec<(Body, Body)>,
-    cores: ((Core<f32>, f32), (Core<f32>, f32)),
+    cores: CorePair,
     parry: (Box<dyn PShape>, Box<dyn PShape>),
 }
 
@@ -295,15 +273,7 @@ impl Scene {
 
     /// cd's GJK ray cast on the local cores and their start poses (as parry takes them).
     fn cd_shape_cast(&self) -> Vec<Option<f32>> {
-        let ((ca, ra), (cb, rb)) = (&self.cores.0, &self.cores.1);
-        let config = CastConfig::default();
-        self.bodies
-            .iter()
-            .map(|(a, b)| {
-                shape_cast_posed(ca, &a.pose, *ra, cb, &b.pose, *rb, &self.linear(a, b), &config)
-                    .map(|h| h.time)
-            })
-            .collect()
+        with_concrete_cores(&self.cores, ShapeCasts(self))
     }
 
     /// cd's closed form for the pair, on world shapes built outside the timed loop.
@@ -335,21 +305,7 @@ impl Scene {
     }
 
     fn cd_rotating(&self, root_finding: bool) -> Vec<Option<f32>> {
-        let ((ca, ra), (cb, rb)) = (&self.cores.0, &self.cores.1);
-        let config = CastConfig::default();
-        self.bodies
-            .iter()
-            .map(|(a, b)| {
-                let sa = MovingShape::new(ca, *ra, a.motion());
-                let sb = MovingShape::new(cb, *rb, b.motion());
-                let hit = if root_finding {
-                    separating_axis_toi(&sa, &sb, 1.0, &config)
-                } else {
-                    conservative_advancement(&sa, &sb, 1.0, &config)
-                };
-                hit.map(|h| h.time)
-            })
-            .collect()
+        with_concrete_cores(&self.cores, RotatingCasts { scene: self, root_finding })
     }
 
     fn parry_cast(&self) -> Vec<Option<f32>> {
@@ -427,6 +383,89 @@ impl ClosedForm {
             }
             ClosedForm::None => None,
         }
+    }
+}
+
+/// A query run over a scene's pairs with the two cores as concrete types.
+trait PairQuery {
+    fn run<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
+        &self,
+        a: &A,
+        ra: f32,
+        b: &B,
+        rb: f32,
+    ) -> Vec<Option<f32>>;
+}
+
+/// Runs `query` with the cores as the shapes themselves (a `Point`, an `Aabb`, a `Segment` or
+/// a `ConvexPolyhedron`), which is how a user calls cd's generic casts: through the `Core`
+/// enum every support call would branch on the variant, with the support code out of line.
+/// (parry's `&dyn Shape` likewise picks the concrete pair once per query.)
+fn with_concrete_cores<Q: PairQuery>(cores: &CorePair, query: Q) -> Vec<Option<f32>> {
+    let ((ca, ra), (cb, rb)) = (&cores.0, &cores.1);
+    let origin = Point3::origin();
+    match (ca, cb) {
+        (Core::Point, Core::Point) => query.run(&origin, *ra, &origin, *rb),
+        (Core::Box(a), Core::Box(b)) => query.run(a, *ra, b, *rb),
+        (Core::Segment(a), Core::Segment(b)) => query.run(a, *ra, b, *rb),
+        (Core::Hull(a), Core::Hull(b)) => query.run(a, *ra, b, *rb),
+        (a, b) => query.run(a, *ra, b, *rb),
+    }
+}
+
+/// cd's GJK ray cast over a scene's pairs.
+struct ShapeCasts<'a>(&'a Scene);
+
+impl PairQuery for ShapeCasts<'_> {
+    fn run<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
+        &self,
+        ca: &A,
+        ra: f32,
+        cb: &B,
+        rb: f32,
+    ) -> Vec<Option<f32>> {
+        let config = CastConfig::default();
+        self.0
+            .bodies
+            .iter()
+            .map(|(a, b)| {
+                shape_cast_posed(ca, &a.pose, ra, cb, &b.pose, rb, &self.0.linear(a, b), &config)
+                    .map(|h| h.time)
+            })
+            .collect()
+    }
+}
+
+/// cd's rotating methods over a scene's pairs: the separating-axis root finding or the
+/// conservative advancement.
+struct RotatingCasts<'a> {
+    scene: &'a Scene,
+    root_finding: bool,
+}
+
+impl PairQuery for RotatingCasts<'_> {
+    fn run<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
+        &self,
+        ca: &A,
+        ra: f32,
+        cb: &B,
+        rb: f32,
+    ) -> Vec<Option<f32>> {
+        let config = CastConfig::default();
+        self.scene
+            .bodies
+            .iter()
+            .map(|(a, b)| {
+                let sa = MovingShape::new(ca, ra, a.motion());
+                let sb = MovingShape::new(cb, rb, b.motion());
+                let hit = if self.root_finding {
+                    separating_axis_toi(&sa, &sb, 1.0, &config)
+                } else {
+                    conservative_advancement(&sa, &sb, 1.0, &config)
+                };
+                hit.map(|h| h.time)
+            })
+            .collect()
     }
 }
 

@@ -60,6 +60,44 @@ impl Rng {
     }
 }
 
+/// One body of the continuous-collision benchmarks: its pose at time 0 and its velocities over
+/// the unit step (rotation about its local origin).
+#[derive(Clone, Copy)]
+pub struct CcdBody {
+    /// The pose at time 0.
+    pub pose: Isometry3<f32>,
+    /// Linear velocity.
+    pub linvel: Vector3<f32>,
+    /// Angular velocity (rad per unit time, about the body's origin).
+    pub angvel: Vector3<f32>,
+}
+
+/// The continuous-collision benchmarks' `BATCH` pairs of motions: the bodies start 2.5–4
+/// apart, A aimed at B with some scatter, B drifting; with `rotating`, angular velocities up
+/// to 2.9 rad per unit time on both.
+pub fn ccd_motions(rotating: bool, seed: u64) -> Vec<(CcdBody, CcdBody)> {
+    let mut rng = Rng::new(seed);
+    (0..BATCH)
+        .map(|_| {
+            let ca = rng.point(0.5);
+            let dir = rng.vector(1.0).try_normalize(1e-3).unwrap_or(Vector3::x());
+            let cb = ca + dir * rng.range(2.5, 4.0);
+            let spin = |rng: &mut Rng| if rotating { rng.vector(1.7) } else { Vector3::zeros() };
+            let a = CcdBody {
+                pose: Isometry3::from_parts(ca.coords.into(), rng.rotation()),
+                linvel: (cb - ca) * rng.range(0.7, 1.5) + rng.vector(0.4),
+                angvel: spin(&mut rng),
+            };
+            let b = CcdBody {
+                pose: Isometry3::from_parts(cb.coords.into(), rng.rotation()),
+                linvel: rng.vector(0.5),
+                angvel: spin(&mut rng),
+            };
+            (a, b)
+        })
+        .collect()
+}
+
 /// The two libraries timed in turn in one process, for the harnesses in `benches/examples`
 /// (criterion runs one library's rows seconds or minutes after the other's, and this host's
 /// speed drifts in between): each of `rounds` rounds times `calls` calls of `cd`, then as many
