@@ -300,18 +300,19 @@ fn triangle<T: Real, const D: usize>(
     r: &Vector<T, D>,
     ids: [usize; 3],
 ) -> Solution<T, D> {
-    let (areas, total, projection) = triangle_areas(p, q, r);
-    if areas.iter().all(|&c| same_sign(c, total)) {
+    let (areas, total, projection, flat) = triangle_areas(p, q, r);
+    if !flat && areas.iter().all(|&c| same_sign(c, total)) {
         let inv = T::one() / total;
         let lambda = [areas[0] * inv, areas[1] * inv, areas[2] * inv, T::zero()];
         return Solution { index: [ids[0], ids[1], ids[2], 0], lambda, len: 3, point: projection };
     }
     // The origin's projection is outside (or on) the edge opposite each vertex whose area has
-    // the wrong sign: search those edges only.
+    // the wrong sign: search those edges only. A flat triangle's areas are rounding noise:
+    // search all three.
     let pts = [*p, *q, *r];
     let (mut s, mut best_d) = (Solution::vertex(0, p), None);
     for (j, &area) in areas.iter().enumerate() {
-        if same_sign(area, total) {
+        if !flat && same_sign(area, total) {
             continue;
         }
         let (i0, i1) = ((j + 1) % 3, (j + 2) % 3);
@@ -324,24 +325,36 @@ fn triangle<T: Real, const D: usize>(
 }
 
 /// Signed areas of the three sub-triangles (origin's projection replacing each vertex in
-/// turn) and of the whole triangle, in the plane where the triangle's area is largest; and the
-/// origin's projection on the triangle's plane (the origin itself in 2D).
+/// turn) and of the whole triangle, in the plane where the triangle's area is largest; the
+/// origin's projection on the triangle's plane (the origin itself in 2D); and whether the
+/// triangle is flat: its height below the rounding of its vertices' coordinates, so that its
+/// plane, and with it every area's sign, is noise.
+///
+/// A triangle of two vertices 10⁻¹⁴ apart (GJK's support call returning the same point twice,
+/// up to rounding) and a third 11 away passed as a face: its weights summed to 1.004, and the
+/// witness points they gave were 0.011 off the normal on a ball 9.6 wide beside a cylinder
+/// (fuzz finding 73). Flat means twice the area at most 64 ε·M·L, M the largest vertex
+/// length and L the longest edge (a cross product of edges is off by about ε·M·L); the
+/// comparison is squared, with M² bounded by 4·max(|p|², L²) (every vertex is within L of
+/// p), so no square root is taken. In `f64`, the solve's type, that overflows only beyond
+/// 10⁷⁶, past the coordinate limit.
 fn triangle_areas<T: Real, const D: usize>(
     p: &Vector<T, D>,
     q: &Vector<T, D>,
     r: &Vector<T, D>,
-) -> ([T; 3], T, Vector<T, D>) {
+) -> ([T; 3], T, Vector<T, D>, bool) {
     let cross2 = |a: &[T; 2], b: &[T; 2]| a[0] * b[1] - a[1] * b[0];
     let mut projection = Vector::zeros();
-    let (p2, q2, r2, o2) = if D == 2 {
-        ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()])
+    let (p2, q2, r2, o2, longest_sq) = if D == 2 {
+        let longest_sq = (q - p).norm_squared().max((r - q).norm_squared()).max((p - r).norm_squared());
+        ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()], longest_sq)
     } else {
-        let (u, v) = shortest_edges(p, q, r);
+        let (u, v, longest_sq) = shortest_edges_and_longest(p, q, r);
         let (n, nn) = cross3(&u, &v);
         // Positive and finite, by two comparisons (NaN fails both; `is_finite` compiles to
         // integer bit tests here).
         if !(nn > T::zero() && nn < T::infinity()) {
-            return ([T::zero(); 3], T::zero(), projection);
+            return ([T::zero(); 3], T::zero(), projection, true);
         }
         // Origin projected on the triangle's plane.
         let s = (p[0] * n[0] + p[1] * n[1] + p[2] * n[2]) / nn;
@@ -350,7 +363,7 @@ fn triangle_areas<T: Real, const D: usize>(
         // Drop the axis along which the normal is largest; (i, j) cyclic keeps the sign of n_k.
         let k = dominant_axis(&n);
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        ([p[i], p[j]], [q[i], q[j]], [r[i], r[j]], [o[i], o[j]])
+        ([p[i], p[j]], [q[i], q[j]], [r[i], r[j]], [o[i], o[j]], longest_sq)
     };
     let sub = |a: &[T; 2], b: &[T; 2]| [a[0] - b[0], a[1] - b[1]];
     let total = cross2(&sub(&q2, &p2), &sub(&r2, &p2));
@@ -359,7 +372,13 @@ fn triangle_areas<T: Real, const D: usize>(
         cross2(&sub(&r2, &o2), &sub(&p2, &o2)),
         cross2(&sub(&p2, &o2), &sub(&q2, &o2)),
     ];
-    (areas, total, projection)
+    // In 3D `total` is the normal's largest component, at least |n|/√3.
+    let noise = T::epsilon() * T::lit(64.0);
+    let size_sq = T::lit(4.0) * p.norm_squared().max(longest_sq);
+    // Flat also when anything is NaN (the areas are then no use either).
+    let flat = (total * total).partial_cmp(&(noise * noise * size_sq * longest_sq))
+        != Some(core::cmp::Ordering::Greater);
+    (areas, total, projection, flat)
 }
 
 /// `u × v` for 3D vectors given as `D`-vectors (the caller guarantees D = 3), and its squared
@@ -394,14 +413,25 @@ pub(crate) fn shortest_edges<T: Real, const D: usize>(
     q: &Vector<T, D>,
     r: &Vector<T, D>,
 ) -> (Vector<T, D>, Vector<T, D>) {
+    let (u, v, _) = shortest_edges_and_longest(p, q, r);
+    (u, v)
+}
+
+/// [`shortest_edges`] and the longest edge's squared length.
+#[inline(always)]
+fn shortest_edges_and_longest<T: Real, const D: usize>(
+    p: &Vector<T, D>,
+    q: &Vector<T, D>,
+    r: &Vector<T, D>,
+) -> (Vector<T, D>, Vector<T, D>, T) {
     let e = [q - p, r - q, p - r];
     let l = [e[0].norm_squared(), e[1].norm_squared(), e[2].norm_squared()];
     if l[0] >= l[1] && l[0] >= l[2] {
-        (e[1], e[2])
+        (e[1], e[2], l[0])
     } else if l[1] >= l[2] {
-        (e[2], e[0])
+        (e[2], e[0], l[1])
     } else {
-        (e[0], e[1])
+        (e[0], e[1], l[2])
     }
 }
 
@@ -785,5 +815,40 @@ mod tests {
         assert_eq!(moved.lambdas(), s.lambdas());
         assert!((moved.closest() - (s.closest() + delta)).norm() < 1e-15);
         assert!((moved.reduce() - rebuilt.reduce()).norm() < 1e-12);
+    }
+
+    /// A triangle with two vertices a rounding apart (fuzz finding 73's simplex, and random
+    /// ones like it): solved as a segment, with weights summing to one that reproduce the
+    /// closest point, which is the segment's.
+    #[test]
+    fn flat_triangle_is_solved_by_its_edges() {
+        let finding = [
+            [2.997970199369882, -4.449977112025639, 1.452006912655757],
+            [-2.925186538911369, 4.467869567661861, -1.542683028750493],
+            [2.9979701993698997, -4.449977112025621, 1.4520069126557749],
+        ];
+        let mut unit = crate::test_support::unit_stream(0x51ce_7a1e_0b5e_55edu64);
+        let mut cases = vec![finding];
+        for _ in 0..2000 {
+            let mut r = || unit() * 20.0 - 10.0;
+            let p = [r(), r(), r()];
+            let q = [r(), r(), r()];
+            let tiny = 1e-14 * (unit() + 0.1);
+            cases.push([p, q, [p[0] + tiny, p[1] - tiny, p[2] + tiny * unit()]]);
+        }
+        for w in cases {
+            let mut s = Simplex::single(vertex(w[0]));
+            s.push(vertex(w[1]));
+            s.push(vertex(w[2]));
+            let v = s.reduce();
+            assert!(s.len() <= 2, "{w:?} kept as a face");
+            let sum: f64 = s.lambdas().iter().sum();
+            assert!((sum - 1.0).abs() < 1e-12, "{w:?}: weights sum to {sum}");
+            let (a, b) = s.witnesses();
+            assert!((a - b - v).norm() < 1e-12, "{w:?}");
+            let (p, q) = (Vector3::from(w[0]), Vector3::from(w[1]));
+            let t = (-p.dot(&(q - p)) / (q - p).norm_squared()).clamp(0.0, 1.0);
+            assert!((v - (p + (q - p) * t)).norm() < 1e-9, "{w:?}: {v:?}");
+        }
     }
 }

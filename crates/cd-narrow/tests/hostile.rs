@@ -3,7 +3,7 @@
 
 mod exercise;
 
-use cd_geom::{Ball, Obb, Triangle};
+use cd_geom::{Ball, Capsule, Cylinder, Obb, Triangle};
 use cd_narrow::{contact, distance, PairCache, Shape};
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 use proptest::prelude::*;
@@ -327,4 +327,31 @@ fn regression_ball_on_the_edge_of_a_long_sliver() {
     let ball = Ball::new(Point3::new(-1e6, -t, -t), t).unwrap();
     let d = distance(Shape::Ball(&ball), Shape::Triangle(&tri), &mut PairCache::default()).unwrap();
     assert!((d.distance + t).abs() < 1e-9, "{d:?}");
+}
+
+/// Fuzz finding 73 (FUZZING.md): a capsule of zero length (a ball of radius 9.57) 0.059 from
+/// a cylinder of the same radius. GJK's support call on the cylinder returned the same point
+/// twice up to rounding, and the triangle of those two and a third point 11 away was solved as
+/// a face: its weights, ratios of areas that were all rounding noise, summed to 1.004, and the
+/// witness on the ball's core moved 0.047 off its centre, so the contact points came out
+/// 0.011 off the normal (the exercise allows 0.0096). Flat triangles now search their edges.
+#[test]
+fn regression_ball_like_capsule_beside_a_cylinder() {
+    let (a, b, c) = (0.650634765625f64, 9.5684814453125, 6.57379150390625);
+    exercise::run(&[a, b, c]);
+    let centre = Point3::new(b, c, a);
+    let capsule = Capsule::new(centre, centre, b).unwrap();
+    let cylinder = Cylinder::new(Point3::new(c, a, b), Point3::new(a, b, c), b).unwrap();
+    let pairs = [
+        (Shape::Capsule(&capsule), Shape::Cylinder(&cylinder)),
+        (Shape::Cylinder(&cylinder), Shape::Capsule(&capsule)),
+    ];
+    for (first, (x, y)) in pairs.into_iter().enumerate() {
+        let k = contact::<f64>(x, y, b, &mut PairCache::default()).unwrap().unwrap();
+        let gap = (k.point_b - k.point_a - k.normal * k.distance).norm();
+        assert!(gap < 1e-9, "{k:?}: {gap} off the normal");
+        // The point on the capsule is its centre moved by the radius along the normal.
+        let (on_capsule, towards) = if first == 0 { (k.point_a, k.normal) } else { (k.point_b, -k.normal) };
+        assert!((on_capsule - (centre + towards * b)).norm() < 1e-9, "{k:?}");
+    }
 }
