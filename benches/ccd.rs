@@ -267,13 +267,9 @@ impl Scene {
         }
     }
 
-    fn linear(&self, a: &Body, b: &Body) -> LinearMotion<f32, 3> {
-        LinearMotion::new(a.linvel, b.linvel, 1.0).unwrap()
-    }
-
     /// cd's GJK ray cast on the local cores and their start poses (as parry takes them).
     fn cd_shape_cast(&self) -> Vec<Option<f32>> {
-        with_concrete_cores(&self.cores, ShapeCasts(self))
+        with_concrete_cores(self, ShapeCast(CastConfig::default()))
     }
 
     /// cd's closed form for the pair, on world shapes built outside the timed loop.
@@ -284,7 +280,7 @@ impl Scene {
                     .iter()
                     .map(|(a, b)| {
                         let ball = |p: &Isometry3<f32>| Ball::new(p * Point3::origin(), BALL as f32).unwrap();
-                        (ball(&a.pose), ball(&b.pose), self.linear(a, b))
+                        (ball(&a.pose), ball(&b.pose), linear(a, b))
                     })
                     .collect(),
             ),
@@ -296,7 +292,7 @@ impl Scene {
                         let obb = |p: &Isometry3<f32>| {
                             Obb::from_rotation(p * Point3::origin(), p.rotation, half).unwrap()
                         };
-                        (obb(&a.pose), obb(&b.pose), self.linear(a, b))
+                        (obb(&a.pose), obb(&b.pose), linear(a, b))
                     })
                     .collect(),
             ),
@@ -305,7 +301,7 @@ impl Scene {
     }
 
     fn cd_rotating(&self, root_finding: bool) -> Vec<Option<f32>> {
-        with_concrete_cores(&self.cores, RotatingCasts { scene: self, root_finding })
+        with_concrete_cores(self, RotatingCast { root_finding, config: CastConfig::default() })
     }
 
     fn parry_cast(&self) -> Vec<Option<f32>> {
@@ -386,86 +382,85 @@ impl ClosedForm {
     }
 }
 
-/// A query run over a scene's pairs with the two cores as concrete types.
+/// The relative linear motion of a pair over the unit step.
+fn linear(a: &Body, b: &Body) -> LinearMotion<f32, 3> {
+    LinearMotion::new(a.linvel, b.linvel, 1.0).unwrap()
+}
+
+/// One cd method's time of impact for a pair of bodies, with the two cores as concrete types.
 trait PairQuery {
-    fn run<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
+    /// The time for bodies `a` and `b`, whose cores and radii are `core_a` and `core_b`.
+    fn time<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
         &self,
-        a: &A,
-        ra: f32,
-        b: &B,
-        rb: f32,
-    ) -> Vec<Option<f32>>;
+        core_a: (&A, f32),
+        core_b: (&B, f32),
+        a: &Body,
+        b: &Body,
+    ) -> Option<f32>;
 }
 
-/// Runs `query` with the cores as the shapes themselves (a `Point`, an `Aabb`, a `Segment` or
-/// a `ConvexPolyhedron`), which is how a user calls cd's generic casts: through the `Core`
-/// enum every support call would branch on the variant, with the support code out of line.
-/// (parry's `&dyn Shape` likewise picks the concrete pair once per query.)
-fn with_concrete_cores<Q: PairQuery>(cores: &CorePair, query: Q) -> Vec<Option<f32>> {
-    let ((ca, ra), (cb, rb)) = (&cores.0, &cores.1);
+/// Runs `query` on every pair of `scene` with the cores as the shapes themselves (a `Point`,
+/// an `Aabb`, a `Segment` or a `ConvexPolyhedron`), which is how a user calls cd's generic
+/// casts: through the `Core` enum every support call would branch on the variant, with the
+/// support code out of line. (parry's `&dyn Shape` likewise picks the concrete pair once per
+/// query.)
+fn with_concrete_cores<Q: PairQuery>(scene: &Scene, query: Q) -> Vec<Option<f32>> {
+    fn all_pairs<Q: PairQuery, A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
+        scene: &Scene,
+        query: &Q,
+        a: (&A, f32),
+        b: (&B, f32),
+    ) -> Vec<Option<f32>> {
+        scene.bodies.iter().map(|(ba, bb)| query.time(a, b, ba, bb)).collect()
+    }
+    let ((ca, ra), (cb, rb)) = (&scene.cores.0, &scene.cores.1);
     let origin = Point3::origin();
+    let q = &query;
     match (ca, cb) {
-        (Core::Point, Core::Point) => query.run(&origin, *ra, &origin, *rb),
-        (Core::Box(a), Core::Box(b)) => query.run(a, *ra, b, *rb),
-        (Core::Segment(a), Core::Segment(b)) => query.run(a, *ra, b, *rb),
-        (Core::Hull(a), Core::Hull(b)) => query.run(a, *ra, b, *rb),
-        (a, b) => query.run(a, *ra, b, *rb),
+        (Core::Point, Core::Point) => all_pairs(scene, q, (&origin, *ra), (&origin, *rb)),
+        (Core::Box(a), Core::Box(b)) => all_pairs(scene, q, (a, *ra), (b, *rb)),
+        (Core::Segment(a), Core::Segment(b)) => all_pairs(scene, q, (a, *ra), (b, *rb)),
+        (Core::Hull(a), Core::Hull(b)) => all_pairs(scene, q, (a, *ra), (b, *rb)),
+        (a, b) => all_pairs(scene, q, (a, *ra), (b, *rb)),
     }
 }
 
-/// cd's GJK ray cast over a scene's pairs.
-struct ShapeCasts<'a>(&'a Scene);
+/// cd's GJK ray cast with its configuration.
+struct ShapeCast(CastConfig<f32>);
 
-impl PairQuery for ShapeCasts<'_> {
-    fn run<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
+impl PairQuery for ShapeCast {
+    fn time<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
         &self,
-        ca: &A,
-        ra: f32,
-        cb: &B,
-        rb: f32,
-    ) -> Vec<Option<f32>> {
-        let config = CastConfig::default();
-        self.0
-            .bodies
-            .iter()
-            .map(|(a, b)| {
-                shape_cast_posed(ca, &a.pose, ra, cb, &b.pose, rb, &self.0.linear(a, b), &config)
-                    .map(|h| h.time)
-            })
-            .collect()
+        (ca, ra): (&A, f32),
+        (cb, rb): (&B, f32),
+        a: &Body,
+        b: &Body,
+    ) -> Option<f32> {
+        shape_cast_posed(ca, &a.pose, ra, cb, &b.pose, rb, &linear(a, b), &self.0).map(|h| h.time)
     }
 }
 
-/// cd's rotating methods over a scene's pairs: the separating-axis root finding or the
-/// conservative advancement.
-struct RotatingCasts<'a> {
-    scene: &'a Scene,
+/// cd's rotating methods: the separating-axis root finding or the conservative advancement.
+struct RotatingCast {
     root_finding: bool,
+    config: CastConfig<f32>,
 }
 
-impl PairQuery for RotatingCasts<'_> {
-    fn run<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
+impl PairQuery for RotatingCast {
+    fn time<A: SupportMap<f32, 3>, B: SupportMap<f32, 3>>(
         &self,
-        ca: &A,
-        ra: f32,
-        cb: &B,
-        rb: f32,
-    ) -> Vec<Option<f32>> {
-        let config = CastConfig::default();
-        self.scene
-            .bodies
-            .iter()
-            .map(|(a, b)| {
-                let sa = MovingShape::new(ca, ra, a.motion());
-                let sb = MovingShape::new(cb, rb, b.motion());
-                let hit = if self.root_finding {
-                    separating_axis_toi(&sa, &sb, 1.0, &config)
-                } else {
-                    conservative_advancement(&sa, &sb, 1.0, &config)
-                };
-                hit.map(|h| h.time)
-            })
-            .collect()
+        (ca, ra): (&A, f32),
+        (cb, rb): (&B, f32),
+        a: &Body,
+        b: &Body,
+    ) -> Option<f32> {
+        let (sa, sb) = (MovingShape::new(ca, ra, a.motion()), MovingShape::new(cb, rb, b.motion()));
+        let hit = if self.root_finding {
+            separating_axis_toi(&sa, &sb, 1.0, &self.config)
+        } else {
+            conservative_advancement(&sa, &sb, 1.0, &self.config)
+        };
+        hit.map(|h| h.time)
     }
 }
 

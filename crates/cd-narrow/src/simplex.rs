@@ -345,11 +345,11 @@ fn triangle_areas<T: Real, const D: usize>(
 ) -> ([T; 3], T, Vector<T, D>, bool) {
     let cross2 = |a: &[T; 2], b: &[T; 2]| a[0] * b[1] - a[1] * b[0];
     let mut projection = Vector::zeros();
-    let (p2, q2, r2, o2, longest_sq) = if D == 2 {
-        let longest_sq = (q - p).norm_squared().max((r - q).norm_squared()).max((p - r).norm_squared());
-        ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()], longest_sq)
+    // The edges for the normal (3D) and the longest one for the flatness test (both).
+    let (u, v, longest_sq) = shortest_edges_and_longest(p, q, r);
+    let (p2, q2, r2, o2) = if D == 2 {
+        ([p[0], p[1]], [q[0], q[1]], [r[0], r[1]], [T::zero(), T::zero()])
     } else {
-        let (u, v, longest_sq) = shortest_edges_and_longest(p, q, r);
         let (n, nn) = cross3(&u, &v);
         // Positive and finite, by two comparisons (NaN fails both; `is_finite` compiles to
         // integer bit tests here).
@@ -363,7 +363,7 @@ fn triangle_areas<T: Real, const D: usize>(
         // Drop the axis along which the normal is largest; (i, j) cyclic keeps the sign of n_k.
         let k = dominant_axis(&n);
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        ([p[i], p[j]], [q[i], q[j]], [r[i], r[j]], [o[i], o[j]], longest_sq)
+        ([p[i], p[j]], [q[i], q[j]], [r[i], r[j]], [o[i], o[j]])
     };
     let sub = |a: &[T; 2], b: &[T; 2]| [a[0] - b[0], a[1] - b[1]];
     let total = cross2(&sub(&q2, &p2), &sub(&r2, &p2));
