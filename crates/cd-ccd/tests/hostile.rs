@@ -916,3 +916,64 @@ fn regression_cast_witnesses_of_a_flat_simplex() {
     let hit = shape_cast(&segment, 0.0, &tri, 0.0, &motion, &CastConfig::default()).expect("they meet");
     assert!((hit.point_b - hit.point_a).norm() < 1e-4, "{hit:?}");
 }
+
+/// Fuzz finding 74 (FUZZING.md): `sphere_triangle` (`f64`) reported no contact for a ball that
+/// started overlapping a needle-shaped triangle, and the step check found them overlapping by
+/// 4.97. The needle runs from a 1.6-long base near the origin to a tip at x = 3.19·10⁸; the
+/// ball (radius 5) sits at x = 2.99·10⁸ on the x axis. There the edge from
+/// (1.56, 3.05·10⁻⁴, 0) to the tip is at y = 3.05·10⁻⁴ · (3.19 − 2.99)/3.19 = 1.91·10⁻⁵, so the
+/// centre is 1.9·10⁻⁵ from the triangle: in contact from the start. cd-geom's closest point
+/// on the triangle, through barycentric weights that rounding put 5·10⁻⁸ off along the
+/// needle, was 17 away instead, so the start was not seen as a contact, and every later test
+/// (offset face, edge cylinders) starts from outside.
+#[test]
+fn regression_ball_on_a_needle_triangle_starts_in_contact() {
+    let ball = cd_geom::Ball::new(Point3::new(299e6, 0.0, 0.0), 5.00030517578125).unwrap();
+    let tri = cd_geom::Triangle::new(
+        Point3::new(0.0, 0.0, 0.313720703125),
+        Point3::new(1.563720703125, 0.00030517578125, 0.0),
+        Point3::new(319e6, 0.0, 0.0),
+    )
+    .unwrap();
+    let motion = LinearMotion::new(
+        Vector3::new(0.0, 0.313720703125, -0.076904296875),
+        Vector3::new(-0.00030517578125, -2.50030517578125, -0.00030517578125),
+        0.313720703125,
+    )
+    .unwrap();
+    let hit = sphere_triangle(&ball, &tri, &motion).expect("the ball starts on the triangle");
+    assert_eq!((hit.time, hit.status), (0.0, ToiStatus::StartedInContact));
+    let expected = Point3::new(299e6, 3.0517578125e-4 * 20e6 / (319e6 - 1.563720703125), 0.0);
+    assert!((hit.point_b - expected).norm() < 1e-6, "{hit:?}");
+    // The fuzz input, through every query of the exercise.
+    let v = [
+        299000000.0,
+        0.0,
+        0.0,
+        0.313720703125,
+        1.563720703125,
+        0.00030517578125,
+        0.0,
+        0.313720703125,
+        -0.076904296875,
+        -0.00030517578125,
+        -2.50030517578125,
+        -0.00030517578125,
+        -5.00030517578125,
+        0.054931640625,
+        319000000.0,
+        0.0,
+        0.0,
+        0.0,
+        0.313720703125,
+        1.563720703125,
+        0.00030517578125,
+        0.0,
+        0.000256,
+        0.3253173828125,
+        0.313720703125,
+        0.78155517578125,
+    ];
+    exercise::<f64>(&v);
+    exercise::<f32>(&v);
+}

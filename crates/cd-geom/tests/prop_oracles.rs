@@ -583,7 +583,9 @@ proptest! {
     /// farther than the best of the three edges' closest points (each a clamped projection
     /// on a segment), never nearer than the plane, and on the triangle. The region tests alone
     /// put the closest point of a point lying on an edge 1.5·10⁶ away (FUZZING.md,
-    /// finding 60).
+    /// finding 60). The thin angle is put at the triangle's first, second or third vertex
+    /// (`first`): thin at the third, a point 1.9·10⁻⁵ from an edge of a 3.2·10⁸-long sliver
+    /// got a closest point 17 away (finding 74).
     #[test]
     fn closest_point_on_slivers(
         length in 1.0..1e9f64,
@@ -592,6 +594,7 @@ proptest! {
         offset in point(),
         along in 0.0..1.0f64,
         edge in 0usize..3,
+        first in 0usize..3,
         lift in prop_oneof![Just(0.0), -1.0..1.0f64],
         side in -1.0..1.0f64,
         q in rotation(),
@@ -602,7 +605,11 @@ proptest! {
         let (lb, lc) = (length, length * (0.5 + 1.5 * spread));
         let at = |x: Vector3<f64>| Point3::from(q * x + offset.coords);
         let (a, b, c) = (at(Vector3::zeros()), at(Vector3::new(lb, 0.0, 0.0)), at(Vector3::new(lc * angle.cos(), lc * angle.sin(), 0.0)));
-        let Ok(t) = Triangle::new(a, b, c) else { return Ok(()) };
+        // The same triangle (same winding) from vertex `first` on.
+        let corners = [a, b, c];
+        let Ok(t) = Triangle::new(corners[first], corners[(first + 1) % 3], corners[(first + 2) % 3]) else {
+            return Ok(());
+        };
         let scale = lb.max(lc) + offset.coords.amax();
         let (x, y) = [(a, b), (b, c), (c, a)][edge];
         // A point on the edge, moved sideways in the plane and off it by up to about the
@@ -619,6 +626,60 @@ proptest! {
         prop_assert!(d <= edges + tol, "{} from the closest point, {} from the nearest edge", d, edges);
         prop_assert!(d >= plane - tol, "{} from the closest point, {} from the plane", d, plane);
         // On the triangle: in its plane, and no farther from it than rounding.
+        let back = closest_point_on_triangle(&got, &t).0;
+        prop_assert!((back - got).norm() <= tol, "the closest point is {} off the triangle", (back - got).norm());
+        prop_assert!(normal.dot(&(got - a)).abs() <= tol);
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Closest point on needles: two long edges (up to 10⁹) from a thin apex, and a short base
+    /// (10⁻¹² to 10⁻³ of the length) at 8° to 90° from them, so that only the apex's angle is
+    /// small; its vertices in any order. The slivers above have two small angles (the apex's
+    /// and, across the short edge, one near 180°), which a test of the first vertex's angle
+    /// alone always caught; a needle thin only at its third vertex went through the region
+    /// tests, and a point 1.9·10⁻⁵ from an edge of a 3.2·10⁸-long one got a closest point 17
+    /// away (FUZZING.md, finding 74). Same checks as for the slivers.
+    #[test]
+    fn closest_point_on_needles(
+        length in 1.0..1e9f64,
+        width_exp in -12.0..-3.0f64,
+        tilt in 0.14..1.5708f64,
+        offset in point(),
+        along in 0.0..1.0f64,
+        edge in 0usize..3,
+        first in 0usize..3,
+        lift in prop_oneof![Just(0.0), -1.0..1.0f64],
+        side in -1.0..1.0f64,
+        q in rotation(),
+    ) {
+        let width = length * 10f64.powf(width_exp);
+        let at = |x: Vector3<f64>| Point3::from(q * x + offset.coords);
+        // The apex at the origin, one base corner along x, the other `width` from it at `tilt`.
+        let corners = [
+            at(Vector3::zeros()),
+            at(Vector3::new(length, 0.0, 0.0)),
+            at(Vector3::new(length + width * tilt.cos(), width * tilt.sin(), 0.0)),
+        ];
+        let Ok(t) = Triangle::new(corners[first], corners[(first + 1) % 3], corners[(first + 2) % 3]) else {
+            return Ok(());
+        };
+        let (a, b, c) = (corners[0], corners[1], corners[2]);
+        let scale = length + offset.coords.amax();
+        let (x, y) = [(a, b), (b, c), (c, a)][edge];
+        // A point on the edge, moved sideways in the plane and off it by up to the base's width.
+        let normal = q * Vector3::z();
+        let inward = normal.cross(&(y - x)).normalize();
+        let p = x + (y - x) * along + inward * (side * width) + normal * (lift * width);
+        let (got, _, _) = closest_point_on_triangle(&p, &t);
+        let d = (got - p).norm();
+        let edges = [(a, b), (b, c), (c, a)].iter().map(|(x, y)| (closest_point_between(&p, x, y).0 - p).norm()).fold(f64::INFINITY, f64::min);
+        let plane = normal.dot(&(p - a)).abs();
+        let tol = 1e-12 * scale;
+        prop_assert!(d <= edges + tol, "{} from the closest point, {} from the nearest edge", d, edges);
+        prop_assert!(d >= plane - tol, "{} from the closest point, {} from the plane", d, plane);
         let back = closest_point_on_triangle(&got, &t).0;
         prop_assert!((back - got).norm() <= tol, "the closest point is {} off the triangle", (back - got).norm());
         prop_assert!(normal.dot(&(got - a)).abs() <= tol);

@@ -53,11 +53,16 @@ pub fn closest_point_on_triangle<T: Real, const D: usize>(
         // ball centre 1.6·10⁻⁴ from it (fuzz finding 18). Its closest point is on an edge.
         return closest_on_edges(p, tri);
     }
-    // Within about 7° of 0 or of 180° at `a` (sin² below 1/64), the region tests' products
-    // are off by up to ε/sin² of the edges' lengths, and the barycentric weights with them:
-    // on a 2·10⁹-long sliver whose angle at `a` was 2·10⁻¹¹, a point lying on an edge got a
-    // "closest point" 1.5·10⁶ away (fuzz finding 60).
-    if cross2 * T::lit(64.0) < ab2 * ac2 {
+    // Within about 7° of 0 or of 180° at any vertex (sin² of the smallest angle below 1/64),
+    // the region tests' products are off by up to ε/sin² of the edges' lengths, and the
+    // barycentric weights with them: on a 2·10⁹-long sliver whose angle at `a` was 2·10⁻¹¹, a
+    // point lying on an edge got a "closest point" 1.5·10⁶ away (fuzz finding 60); on a
+    // 3.2·10⁸-long sliver thin at `c` instead (its angle at `a` 11°), a point 1.9·10⁻⁵ from an
+    // edge got one 17 away (fuzz finding 74). The smallest angle is the one between the two
+    // longest edges, so its sin² is `cross2` over the largest product of two squared lengths.
+    let bc2 = (c - b).norm_squared();
+    let widest = (ab2 * ac2).max(ab2 * bc2).max(ac2 * bc2);
+    if cross2 * T::lit(64.0) < widest {
         return closest_on_thin_triangle(p, tri);
     }
     let ap = p - a;
