@@ -200,7 +200,14 @@ pub fn exercise<T: Real>(v: &[f64]) {
     if let Ok(a) = &aabb {
         let b = Aabb::from_center_half_extents(p(19), w(4).abs());
         if let Ok(b) = b {
-            assert!(ok(aabb_aabb(a, &b, &motion), max_time));
+            let hit = aabb_aabb(a, &b, &motion);
+            assert!(ok(hit, max_time));
+            // The same boxes as OBBs for the step check's static distances.
+            let as_obb =
+                |x: &Aabb<T, 3>| Obb::new(x.center(), nalgebra::Matrix3::identity(), x.half_extents());
+            if let (Ok(oa), Ok(ob)) = (as_obb(a), as_obb(&b)) {
+                never_late("aabb_aabb", hit, &motion, Moved::Box(&oa), Moved::Box(&ob), tol, size);
+            }
         }
         let swept = swept_aabb_linear(a, motion.velocity_a(), max_time);
         assert!(swept.is_ok() || swept.is_err()); // a typed answer either way
@@ -215,12 +222,16 @@ pub fn exercise<T: Real>(v: &[f64]) {
         if let Ok(t) = &tri {
             let tb = triangle_obb(t, a, &motion);
             assert!(ok(tb, max_time));
-            assert!(ok(obb_triangle(a, t, &motion), max_time));
+            let bt = obb_triangle(a, t, &motion);
+            assert!(ok(bt, max_time));
             never_late("triangle_obb", tb, &motion, Moved::Triangle(t), Moved::Box(a), tol, size);
+            never_late("obb_triangle", bt, &motion, Moved::Box(a), Moved::Triangle(t), tol, size);
         }
     }
     if let (Ok(a), Ok(b)) = (&tri, &Triangle::new(p(5), p(8), p(11))) {
-        assert!(ok(triangle_triangle(a, b, &motion), max_time));
+        let hit = triangle_triangle(a, b, &motion);
+        assert!(ok(hit, max_time));
+        never_late("triangle_triangle", hit, &motion, Moved::Triangle(a), Moved::Triangle(b), tol, size);
     }
     // Rotating bodies: the motions validate, then both advancement methods run to an answer.
     let pose = |i: usize| Isometry3::from_parts(w(i).into(), UnitQuaternion::from_scaled_axis(w(i + 3)));
