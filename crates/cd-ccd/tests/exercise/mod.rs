@@ -126,6 +126,38 @@ fn never_late<T: Real>(
     }
 }
 
+/// [`never_late`] against a plane or a half-space, whose distance to a shape is closed-form:
+/// `gap(da, db)` is the distance (negative when overlapping) after A moved by `da` and B by
+/// `db`. At every step strictly before the reported time (over the whole motion without one)
+/// the gap must be at least `-tol`.
+fn never_late_plane<T: Real>(
+    name: &str,
+    toi: Option<Toi<T, 3>>,
+    motion: &LinearMotion<T, 3>,
+    gap: impl Fn(Vector3<T>, Vector3<T>) -> T,
+    tol: T,
+) {
+    let (end, last) = match toi {
+        Some(h) => (h.time, STEPS - 1),
+        None => (motion.max_time(), STEPS),
+    };
+    for i in 0..=last {
+        let t = end * T::lit(i as f64 / STEPS as f64);
+        if toi.is_some() && t >= end {
+            break;
+        }
+        let g = gap(motion.velocity_a() * t, motion.velocity_b() * t);
+        if g.is_finite() {
+            ORACLE_STEPS.fetch_add(1, Ordering::Relaxed);
+            assert!(
+                g >= -tol,
+                "{name}: the shapes overlap by {} at t = {t}, before the reported contact {toi:?}",
+                -g
+            );
+        }
+    }
+}
+
 /// Builds what it can from `v` and runs every query on it.
 pub fn exercise<T: Real>(v: &[f64]) {
     let x = |i: usize| T::lit(v[i % v.len()]);
@@ -166,8 +198,14 @@ pub fn exercise<T: Real>(v: &[f64]) {
         never_late("shape_cast balls", cast, &motion, Moved::Ball(a), Moved::Ball(b), tol, size);
     }
     if let (Ok(a), Ok(pl)) = (&ball, &plane) {
-        assert!(ok(sphere_plane(a, pl, &motion), max_time));
-        assert!(ok(sphere_halfspace(a, pl, &motion), max_time));
+        let two_sided = sphere_plane(a, pl, &motion);
+        let solid = sphere_halfspace(a, pl, &motion);
+        assert!(ok(two_sided, max_time));
+        assert!(ok(solid, max_time));
+        // The centre's signed distance from the plane after A moved by `da` and B by `db`.
+        let s = |da: Vector3<T>, db: Vector3<T>| pl.signed_distance(&(a.center() + da - db));
+        never_late_plane("sphere_plane", two_sided, &motion, |da, db| s(da, db).abs() - a.radius(), tol);
+        never_late_plane("sphere_halfspace", solid, &motion, |da, db| s(da, db) - a.radius(), tol);
     }
     if let (Ok(a), Ok(t)) = (&ball, &tri) {
         let hit = sphere_triangle(a, t, &motion);
@@ -178,8 +216,26 @@ pub fn exercise<T: Real>(v: &[f64]) {
         assert!(ok(sphere_polygon(a, pg, &motion), max_time));
     }
     if let (Ok(c), Ok(pl)) = (&cap, &plane) {
-        assert!(ok(capsule_plane(c, pl, &motion), max_time));
-        assert!(ok(capsule_halfspace(c, pl, &motion), max_time));
+        let two_sided = capsule_plane(c, pl, &motion);
+        let solid = capsule_halfspace(c, pl, &motion);
+        assert!(ok(two_sided, max_time));
+        assert!(ok(solid, max_time));
+        // The axis ends' signed distances from the plane after the motions.
+        let ends = |da: Vector3<T>, db: Vector3<T>| {
+            (pl.signed_distance(&(c.a() + da - db)), pl.signed_distance(&(c.b() + da - db)))
+        };
+        let axis_gap = |da, db| {
+            let (sa, sb) = ends(da, db);
+            // Ends on opposite sides: the axis crosses the plane.
+            let crossing = (sa < T::zero()) != (sb < T::zero());
+            (if crossing { T::zero() } else { sa.abs().min(sb.abs()) }) - c.radius()
+        };
+        never_late_plane("capsule_plane", two_sided, &motion, axis_gap, tol);
+        let solid_gap = |da, db| {
+            let (sa, sb) = ends(da, db);
+            sa.min(sb) - c.radius()
+        };
+        never_late_plane("capsule_halfspace", solid, &motion, solid_gap, tol);
     }
     if let (Ok(c), Ok(t)) = (&cap, &tri) {
         let exact = capsule_triangle(c, t, &motion);
