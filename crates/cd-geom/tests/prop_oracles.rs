@@ -646,7 +646,7 @@ proptest! {
     fn closest_point_on_needles(
         length in 1.0..1e9f64,
         width_exp in -12.0..-3.0f64,
-        tilt in 0.14..1.5708f64,
+        tilt in 0.14..std::f64::consts::FRAC_PI_2,
         offset in point(),
         along in 0.0..1.0f64,
         edge in 0usize..3,
