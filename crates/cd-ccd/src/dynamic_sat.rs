@@ -26,6 +26,7 @@ use cd_narrow::{
 
 use crate::motion::LinearMotion;
 use crate::relative;
+use crate::shape_cast::{shape_cast, CastConfig};
 use crate::toi::{Toi, ToiStatus};
 
 /// The running state of a dynamic SAT sweep over candidate axes.
@@ -438,7 +439,8 @@ pub fn obb_triangle<T: Real>(
 
 /// Moving triangle A against triangle B by dynamic SAT over the 2 face normals, the 9 edge
 /// cross products and, for (nearly) coplanar triangles, the 6 in-plane edge normals. Exact;
-/// O(1).
+/// O(1). A flat triangle (collinear or coincident vertices) has no normal to test, and the
+/// pair goes to the GJK shape cast ([`shape_cast`]: the time to its tolerance).
 ///
 /// ```
 /// use cd_ccd::{triangle_triangle, LinearMotion};
@@ -475,6 +477,14 @@ pub fn triangle_triangle<T: Real>(
             || sweep.axis(0, axis, points_interval(&va, axis), points_interval(&vb, axis))
     };
     let (na, nb) = (a.scaled_normal(), b.scaled_normal());
+    if !usable(&na, scale * scale) || !usable(&nb, scale * scale) {
+        // A flat triangle (a segment or a point, its normal rounding noise) leaves the axes
+        // below incomplete: its face normal and in-plane normals vanish, and two segments
+        // separated within the plane they span kept only their cross product as an axis, on
+        // which they overlapped, and were reported touching 3.16 apart (fuzz finding 75). The
+        // GJK shape cast takes any convex shapes, flat ones included.
+        return shape_cast(a, T::zero(), b, T::zero(), motion, &CastConfig::default());
+    }
     if !test(&na) || !test(&nb) {
         return None;
     }

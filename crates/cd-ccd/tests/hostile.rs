@@ -977,3 +977,66 @@ fn regression_ball_on_a_needle_triangle_starts_in_contact() {
     exercise::<f64>(&v);
     exercise::<f32>(&v);
 }
+
+/// Fuzz finding 75 (FUZZING.md): `triangle_triangle` reported a converged contact between two
+/// flat triangles 3.16 apart. A is the segment from (0, 0, 10) to (−0.078, −5, −5.02) (its
+/// first two vertices equal), moving along x; B the segment from the origin to (0, 10, 0).
+/// Seen along x, A's points (−5s, 10 − 15.02s) (y, z) come no nearer B's (y ≥ 0, z = 0) than
+/// at s = 150.2/250.6 ≈ 0.6, 3.16 from the origin, whatever the motion along x: they never
+/// touch. Dynamic SAT had only the two segments' cross product as an axis (a flat triangle
+/// has no normal, and no in-plane normals), and overlapped on it. Flat triangles now go to
+/// the shape cast; two crossing segments still meet when they do.
+#[test]
+fn regression_flat_triangles_are_not_touching_apart() {
+    let p = Point3::new;
+    let a = cd_geom::Triangle::<f64, 3>::new(p(0.0, 0.0, 10.0), p(0.0, 0.0, 10.0), p(-0.078, -5.0, -5.02))
+        .unwrap();
+    let b = cd_geom::Triangle::new(p(0.0, 10.0, 0.0), p(0.0, 0.0, 0.0), p(0.0, 0.0, 0.0)).unwrap();
+    let motion = LinearMotion::of_a(Vector3::new(10.0, 0.0, 0.0), 10.0).unwrap();
+    assert_eq!(triangle_triangle(&a, &b, &motion), None);
+    // A vertical segment at x = −1 moving at 2 along x reaches a segment along y at x = 0,
+    // crossing it at the origin, at t = 1/2.
+    let a =
+        cd_geom::Triangle::<f64, 3>::new(p(-1.0, 0.0, -1.0), p(-1.0, 0.0, 1.0), p(-1.0, 0.0, 1.0)).unwrap();
+    let b = cd_geom::Triangle::new(p(0.0, -1.0, 0.0), p(0.0, 1.0, 0.0), p(0.0, 1.0, 0.0)).unwrap();
+    let motion = LinearMotion::of_a(Vector3::new(2.0, 0.0, 0.0), 1.0).unwrap();
+    let hit = triangle_triangle(&a, &b, &motion).expect("the segments cross");
+    assert!((hit.time - 0.5).abs() < 1e-9, "{hit:?}");
+    assert!(hit.point_a.coords.norm() < 1e-6 && hit.point_b.coords.norm() < 1e-6, "{hit:?}");
+    // The fuzz input, through every query of the exercise.
+    let v = [
+        0.09063720703125,
+        -0.00030517578125,
+        -0.00030517578125,
+        9.99969482421875,
+        -0.00030517578125,
+        -0.00030517578125,
+        9.99969482421875,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.078125,
+        -5.00030517578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -5.01983642578125,
+        -0.00030517578125,
+        -0.00030517578125,
+        -0.01983642578125,
+        -1.25030517578125,
+    ];
+    exercise::<f64>(&v);
+    exercise::<f32>(&v);
+}
