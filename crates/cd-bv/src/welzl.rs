@@ -50,10 +50,18 @@ pub(crate) fn to64<T: Real, const D: usize>(p: &Point<T, D>) -> V<D> {
 }
 
 /// The smallest ball with every point of `support` on its boundary, within their affine hull:
-/// centre `p₀ + Σ λⱼ vⱼ` with `vⱼ = pⱼ - p₀` solving `Σⱼ 2 (vᵢ·vⱼ) λⱼ = vᵢ·vᵢ`. When the support
+/// centre `p₀ + Σ μⱼ uⱼ` with `uⱼ` the unit vector along `vⱼ = pⱼ - p₀`, solving
+/// `Σⱼ (uᵢ·uⱼ) μⱼ = |vᵢ| / 2` (the centre is as far from `pᵢ` as from `p₀`). When the support
 /// is affinely dependent (duplicates, collinear triples, coplanar quadruples — only reachable
 /// through rounding) the system is singular and the ball of the farthest pair, grown to cover
 /// the rest, is used instead.
+///
+/// The system is on unit vectors so that its conditioning is that of the support's
+/// directions, not of its lengths: on the vectors themselves (`Σⱼ 2 (vᵢ·vⱼ) λⱼ = vᵢ·vᵢ`), two
+/// support points 1.3·10⁻⁵ apart in a ball of radius 14 gave a pivot below the singularity
+/// threshold relative to the longest vector, the farthest-pair fallback put them off the
+/// boundary, and the search ended at a ball 22 % larger than the minimal one (fuzz finding
+/// 76); their direction is exact (a difference of nearby numbers), and so is the centre.
 pub(crate) fn circumball<const D: usize>(support: &[V<D>]) -> Ball64<D> {
     match support.len() {
         0 => return Ball64::EMPTY,
@@ -77,22 +85,27 @@ pub(crate) fn circumball<const D: usize>(support: &[V<D>]) -> Ball64<D> {
         return diametral_cover(support);
     }
     for i in 0..k {
-        v[i] = support[i + 1] - p0;
+        let d = support[i + 1] - p0;
+        let length = d.norm();
+        if !(length > 0.0 && length.is_finite()) {
+            return diametral_cover(support); // a repeated point (or an overflow)
+        }
+        v[i] = d / length;
+        rhs[i] = 0.5 * length;
     }
-    let scale = v[..k].iter().map(|x| x.norm_squared()).fold(0.0, f64::max);
     for i in 0..k {
         for j in 0..k {
-            a[(i, j)] = 2.0 * v[i].dot(&v[j]);
+            a[(i, j)] = v[i].dot(&v[j]);
         }
-        rhs[i] = v[i].norm_squared();
     }
-    // Gaussian elimination with partial pivoting on the k × k block.
+    // Gaussian elimination with partial pivoting on the k × k block (unit diagonal: the
+    // threshold is relative to 1).
     let mut singular = false;
     for col in 0..k {
         let piv = (col..k).max_by(|&x, &y| a[(x, col)].abs().total_cmp(&a[(y, col)].abs())).unwrap_or(col);
         a.swap_rows(col, piv);
         rhs.swap_rows(col, piv);
-        if a[(col, col)].abs() <= 1e-12 * scale {
+        if a[(col, col)].abs() <= 1e-12 {
             singular = true;
             break;
         }
