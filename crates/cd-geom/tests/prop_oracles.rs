@@ -575,6 +575,50 @@ fn support_along_the_axis_stays_on_the_shape() {
     }
 }
 
+/// A point near edge `edge` (`corners[edge]` to the next corner) of a triangle: at `along` of
+/// the way, moved `side` across the edge in the plane and `lift` along the normal.
+struct NearEdge {
+    edge: usize,
+    along: f64,
+    side: f64,
+    lift: f64,
+}
+
+/// The checks of the closest point on thin triangles, for the triangle of `corners` (unit
+/// normal `normal`) taken from vertex `first` on (same winding) and a point `near` one of its
+/// edges: the closest point is never farther than the best of the three edges' closest points
+/// (each a clamped projection on a segment), never nearer than the plane, and on the triangle
+/// (in its plane, and its own closest point), all to 10⁻¹² of `scale`.
+fn closest_point_near_an_edge(
+    corners: [Point3<f64>; 3],
+    first: usize,
+    normal: &Vector3<f64>,
+    near: &NearEdge,
+    scale: f64,
+) -> Result<(), TestCaseError> {
+    let Ok(t) = Triangle::new(corners[first], corners[(first + 1) % 3], corners[(first + 2) % 3]) else {
+        return Ok(());
+    };
+    let [a, b, c] = corners;
+    let (x, y) = [(a, b), (b, c), (c, a)][near.edge];
+    let inward = normal.cross(&(y - x)).normalize();
+    let p = x + (y - x) * near.along + inward * near.side + normal * near.lift;
+    let (got, _, _) = closest_point_on_triangle(&p, &t);
+    let d = (got - p).norm();
+    let edges = [(a, b), (b, c), (c, a)]
+        .iter()
+        .map(|(x, y)| (closest_point_between(&p, x, y).0 - p).norm())
+        .fold(f64::INFINITY, f64::min);
+    let plane = normal.dot(&(p - a)).abs();
+    let tol = 1e-12 * scale;
+    prop_assert!(d <= edges + tol, "{} from the closest point, {} from the nearest edge", d, edges);
+    prop_assert!(d >= plane - tol, "{} from the closest point, {} from the plane", d, plane);
+    let back = closest_point_on_triangle(&got, &t).0;
+    prop_assert!((back - got).norm() <= tol, "the closest point is {} off the triangle", (back - got).norm());
+    prop_assert!(normal.dot(&(got - a)).abs() <= tol);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -605,30 +649,10 @@ proptest! {
         let (lb, lc) = (length, length * (0.5 + 1.5 * spread));
         let at = |x: Vector3<f64>| Point3::from(q * x + offset.coords);
         let (a, b, c) = (at(Vector3::zeros()), at(Vector3::new(lb, 0.0, 0.0)), at(Vector3::new(lc * angle.cos(), lc * angle.sin(), 0.0)));
-        // The same triangle (same winding) from vertex `first` on.
-        let corners = [a, b, c];
-        let Ok(t) = Triangle::new(corners[first], corners[(first + 1) % 3], corners[(first + 2) % 3]) else {
-            return Ok(());
-        };
-        let scale = lb.max(lc) + offset.coords.amax();
-        let (x, y) = [(a, b), (b, c), (c, a)][edge];
-        // A point on the edge, moved sideways in the plane and off it by up to about the
-        // sliver's width there.
+        // A point moved sideways and off the plane by up to about the sliver's width there.
         let width = (lb.min(lc) * angle).max(1e-300);
-        let normal = q * Vector3::z();
-        let inward = normal.cross(&(y - x)).normalize();
-        let p = x + (y - x) * along + inward * (side * width) + normal * (lift * width);
-        let (got, _, _) = closest_point_on_triangle(&p, &t);
-        let d = (got - p).norm();
-        let edges = [(a, b), (b, c), (c, a)].iter().map(|(x, y)| (closest_point_between(&p, x, y).0 - p).norm()).fold(f64::INFINITY, f64::min);
-        let plane = normal.dot(&(p - a)).abs();
-        let tol = 1e-12 * scale;
-        prop_assert!(d <= edges + tol, "{} from the closest point, {} from the nearest edge", d, edges);
-        prop_assert!(d >= plane - tol, "{} from the closest point, {} from the plane", d, plane);
-        // On the triangle: in its plane, and no farther from it than rounding.
-        let back = closest_point_on_triangle(&got, &t).0;
-        prop_assert!((back - got).norm() <= tol, "the closest point is {} off the triangle", (back - got).norm());
-        prop_assert!(normal.dot(&(got - a)).abs() <= tol);
+        let near = NearEdge { edge, along, side: side * width, lift: lift * width };
+        closest_point_near_an_edge([a, b, c], first, &(q * Vector3::z()), &near, lb.max(lc) + offset.coords.amax())?;
     }
 }
 
@@ -663,26 +687,9 @@ proptest! {
             at(Vector3::new(length, 0.0, 0.0)),
             at(Vector3::new(length + width * tilt.cos(), width * tilt.sin(), 0.0)),
         ];
-        let Ok(t) = Triangle::new(corners[first], corners[(first + 1) % 3], corners[(first + 2) % 3]) else {
-            return Ok(());
-        };
-        let (a, b, c) = (corners[0], corners[1], corners[2]);
-        let scale = length + offset.coords.amax();
-        let (x, y) = [(a, b), (b, c), (c, a)][edge];
-        // A point on the edge, moved sideways in the plane and off it by up to the base's width.
-        let normal = q * Vector3::z();
-        let inward = normal.cross(&(y - x)).normalize();
-        let p = x + (y - x) * along + inward * (side * width) + normal * (lift * width);
-        let (got, _, _) = closest_point_on_triangle(&p, &t);
-        let d = (got - p).norm();
-        let edges = [(a, b), (b, c), (c, a)].iter().map(|(x, y)| (closest_point_between(&p, x, y).0 - p).norm()).fold(f64::INFINITY, f64::min);
-        let plane = normal.dot(&(p - a)).abs();
-        let tol = 1e-12 * scale;
-        prop_assert!(d <= edges + tol, "{} from the closest point, {} from the nearest edge", d, edges);
-        prop_assert!(d >= plane - tol, "{} from the closest point, {} from the plane", d, plane);
-        let back = closest_point_on_triangle(&got, &t).0;
-        prop_assert!((back - got).norm() <= tol, "the closest point is {} off the triangle", (back - got).norm());
-        prop_assert!(normal.dot(&(got - a)).abs() <= tol);
+        // A point moved sideways and off the plane by up to the base's width.
+        let near = NearEdge { edge, along, side: side * width, lift: lift * width };
+        closest_point_near_an_edge(corners, first, &(q * Vector3::z()), &near, length + offset.coords.amax())?;
     }
 }
 

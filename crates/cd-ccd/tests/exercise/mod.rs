@@ -75,6 +75,19 @@ fn moved_distance<T: Real>(a: Moved<'_, T>, da: Vector3<T>, b: Moved<'_, T>, db:
     matches!(c.status, ContactStatus::Converged | ContactStatus::Degenerate).then_some(c.distance)
 }
 
+/// The times the step check looks at: `STEPS` + 1 evenly spaced over the motion without a
+/// reported contact, and those strictly before the reported time with one (at that time
+/// itself the shapes may touch or, started in contact, overlap).
+fn steps_before<T: Real>(toi: Option<Toi<T, 3>>, motion: &LinearMotion<T, 3>) -> impl Iterator<Item = T> {
+    let (end, last) = match toi {
+        Some(h) => (h.time, STEPS - 1),
+        None => (motion.max_time(), STEPS),
+    };
+    (0..=last)
+        .map(move |i| end * T::lit(i as f64 / STEPS as f64))
+        .take_while(move |&t| toi.is_none() || t < end)
+}
+
 /// Contacts an iterative query reports converged are this far apart at most, relative to the
 /// size of everything (its `rel_tolerance`, 10⁻⁶ in `f64`, with room for rounding).
 const TOUCHING: f64 = 1e-4;
@@ -105,15 +118,7 @@ fn never_late<T: Real>(
         let gap = (h.point_b - h.point_a).norm();
         assert!(gap <= touching, "{name}: the contact's points are {gap} apart: {h:?}");
     }
-    let (end, last) = match toi {
-        Some(h) => (h.time, STEPS - 1),
-        None => (motion.max_time(), STEPS),
-    };
-    for i in 0..=last {
-        let t = end * T::lit(i as f64 / STEPS as f64);
-        if toi.is_some() && t >= end {
-            break; // at the reported time itself the shapes may touch or (started) overlap
-        }
+    for t in steps_before(toi, motion) {
         let (da, db) = (motion.velocity_a() * t, motion.velocity_b() * t);
         if let Some(d) = moved_distance(a, da, b, db) {
             ORACLE_STEPS.fetch_add(1, Ordering::Relaxed);
@@ -137,15 +142,7 @@ fn never_late_plane<T: Real>(
     gap: impl Fn(Vector3<T>, Vector3<T>) -> T,
     tol: T,
 ) {
-    let (end, last) = match toi {
-        Some(h) => (h.time, STEPS - 1),
-        None => (motion.max_time(), STEPS),
-    };
-    for i in 0..=last {
-        let t = end * T::lit(i as f64 / STEPS as f64);
-        if toi.is_some() && t >= end {
-            break;
-        }
+    for t in steps_before(toi, motion) {
         let g = gap(motion.velocity_a() * t, motion.velocity_b() * t);
         if g.is_finite() {
             ORACLE_STEPS.fetch_add(1, Ordering::Relaxed);
