@@ -1,77 +1,90 @@
 //! Broad phases against parry3d's `Bvh` used the way rapier uses it. One iteration is one full
-//! frame: update every box of the next recorded frame (coherent motion, 2 % teleport each
-//! frame; replayed forward then backward; cd in one `update_all` call through the trait object,
-//! parry one `insert_or_update_partially` per box), then find the pairs (and, for cd, the added/removed
-//! events). Groups are `broad_<n>` and `broad_floor_<n>`. The frames are recorded before timing,
-//! so the scene's own motion and box construction are not measured for either library.
+//! frame: update every box of the scene's next frame (coherent motion, 2 % teleport each frame;
+//! cd in one `update_all` call through the trait object, parry one `insert_or_update_partially`
+//! per box), then find the pairs (and, for cd, the added/removed events). Groups are
+//! `broad_<n>` and `broad_floor_<n>`. Each library gets its own copy of the scene, stepped
+//! forward without end from the same start; a frame's boxes are built before its timing starts
+//! (`iter_custom`), so the scene's own motion and box construction are not measured, and
+//! [`cd_benches::BROAD_WARM_UP_FRAMES`] untimed frames after filling (at most ten seconds of
+//! them) put the timing in the steady state.
 //!
 //! parry reports pairs of fattened boxes (margin 0.1) involving a changed leaf; cd's pairs are
 //! exact, complete and come with events. Both see the same boxes.
 
-use cd_benches::{BroadScene, RecordedScene};
+use cd_benches::{BroadScene, SceneStream};
 use cd_broad::*;
 use criterion::{criterion_group, criterion_main, Criterion};
 use parry3d::partitioning::{Bvh, BvhWorkspace};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Times `frame` (one broad-phase frame on the stream's current boxes) over `iters` frames of
+/// `stream`, each stepped before its timing starts.
+fn time_frames(iters: u64, stream: &mut SceneStream, mut frame: impl FnMut(&SceneStream)) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        stream.advance();
+        let start = Instant::now();
+        frame(stream);
+        total += start.elapsed();
+    }
+    total
+}
 
 fn bench_cd(
     c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
-    scene: &mut RecordedScene,
+    scene: &BroadScene,
     mut bp: Box<dyn BroadPhase<f32, 3>>,
 ) {
-    // Filled on first use, so a filter that skips this row also skips its initial insertion.
-    let mut ready = false;
+    // Filled on first use, so a filter that skips this row also skips its filling and warm-up.
+    let mut stream: Option<SceneStream> = None;
     c.bench_function(name, |b| {
-        if !ready {
-            scene.rewind();
-            for &(id, aabb) in &scene.cd[0] {
+        let stream = stream.get_or_insert_with(|| {
+            let mut stream = SceneStream::new(scene.clone());
+            for &(id, aabb) in stream.cd() {
                 bp.insert(id, aabb).unwrap();
             }
             bp.find_pairs();
-            ready = true;
-        }
-        b.iter(|| {
-            let f = scene.advance();
-            bp.update_all(&scene.cd[f]).unwrap();
-            bp.find_pairs();
-            black_box(bp.pairs().len() + bp.added().len() + bp.removed().len())
+            cd_benches::broad_warm_up(&mut stream, |s| {
+                bp.update_all(s.cd()).unwrap();
+                bp.find_pairs();
+            });
+            stream
+        });
+        b.iter_custom(|iters| {
+            time_frames(iters, stream, |s| {
+                bp.update_all(s.cd()).unwrap();
+                bp.find_pairs();
+                black_box(bp.pairs().len() + bp.added().len() + bp.removed().len());
+            })
         })
     });
-}
-
-/// Frames recorded per scene (fewer for the largest, to bound memory).
-fn recorded_frames(n: usize) -> usize {
-    if n > 10_000 {
-        32
-    } else {
-        128
-    }
 }
 
 fn bench(c: &mut Criterion) {
     for n in cd_benches::sizes(&[1_000usize, 10_000, 100_000]) {
         let mut g = c.benchmark_group(format!("broad_{n}"));
         g.sample_size(10).measurement_time(cd_benches::measurement(std::time::Duration::from_secs(3)));
-        let mut scene = RecordedScene::record(BroadScene::new(n), recorded_frames(n));
+        let scene = BroadScene::new(n);
         if n <= 1_000 {
-            bench_cd(&mut g, "cd_brute_force", &mut scene, Box::new(BruteForce::<f32, 3>::new()));
+            bench_cd(&mut g, "cd_brute_force", &scene, Box::new(BruteForce::<f32, 3>::new()));
         }
         // Incremental SAP pays O(n) crossings per teleported box (2 % teleports per frame is
         // its worst case; see docs/benchmarks.md): run up to 10k only, like the hierarchical
         // grid.
         if n <= 10_000 {
-            bench_cd(&mut g, "cd_incremental_sap", &mut scene, Box::new(IncrementalSap::<f32, 3>::new()));
-            bench_cd(&mut g, "cd_hierarchical_grid", &mut scene, Box::new(HierarchicalGrid::<f32, 3>::new()));
+            bench_cd(&mut g, "cd_incremental_sap", &scene, Box::new(IncrementalSap::<f32, 3>::new()));
+            bench_cd(&mut g, "cd_hierarchical_grid", &scene, Box::new(HierarchicalGrid::<f32, 3>::new()));
         }
-        bench_cd(&mut g, "cd_dynamic_tree", &mut scene, Box::new(DynamicAabbTree::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_sort_and_sweep", &mut scene, Box::new(SortAndSweep::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_spatial_hash", &mut scene, Box::new(SpatialHash::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_uniform_grid", &mut scene, Box::new(UniformGrid::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_coherent_grid", &mut scene, Box::new(CoherentGrid::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_loose_octree", &mut scene, Box::new(LooseOctree::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_dynamic_tree", &scene, Box::new(DynamicAabbTree::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_sort_and_sweep", &scene, Box::new(SortAndSweep::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_spatial_hash", &scene, Box::new(SpatialHash::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_uniform_grid", &scene, Box::new(UniformGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_coherent_grid", &scene, Box::new(CoherentGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_loose_octree", &scene, Box::new(LooseOctree::<f32, 3>::new()));
         // parry: the rapier pattern.
-        bench_parry(&mut g, &mut scene);
+        bench_parry(&mut g, &scene);
         g.finish();
     }
     // The clustered case: boxes on a floor, at every size, so the plot shows how each
@@ -79,41 +92,42 @@ fn bench(c: &mut Criterion) {
     for n in cd_benches::sizes(&[1_000usize, 10_000, 100_000]) {
         let mut g = c.benchmark_group(format!("broad_floor_{n}"));
         g.sample_size(10).measurement_time(cd_benches::measurement(std::time::Duration::from_secs(3)));
-        let mut scene = RecordedScene::record(BroadScene::floor(n), recorded_frames(n));
+        let scene = BroadScene::floor(n);
         bench_cd(
             &mut g,
             "cd_incremental_sap_2_axes",
-            &mut scene,
+            &scene,
             Box::new(IncrementalSap::<f32, 3>::with_axes(2)),
         );
-        bench_cd(&mut g, "cd_incremental_sap", &mut scene, Box::new(IncrementalSap::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_sort_and_sweep", &mut scene, Box::new(SortAndSweep::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_uniform_grid", &mut scene, Box::new(UniformGrid::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_dynamic_tree", &mut scene, Box::new(DynamicAabbTree::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_coherent_grid", &mut scene, Box::new(CoherentGrid::<f32, 3>::new()));
-        bench_cd(&mut g, "cd_loose_octree", &mut scene, Box::new(LooseOctree::<f32, 3>::new()));
-        bench_parry(&mut g, &mut scene);
+        bench_cd(&mut g, "cd_incremental_sap", &scene, Box::new(IncrementalSap::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_sort_and_sweep", &scene, Box::new(SortAndSweep::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_uniform_grid", &scene, Box::new(UniformGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_dynamic_tree", &scene, Box::new(DynamicAabbTree::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_coherent_grid", &scene, Box::new(CoherentGrid::<f32, 3>::new()));
+        bench_cd(&mut g, "cd_loose_octree", &scene, Box::new(LooseOctree::<f32, 3>::new()));
+        bench_parry(&mut g, &scene);
         g.finish();
     }
 }
 
 /// parry's `Bvh` driven the way rapier drives it.
-fn bench_parry(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    scene: &mut RecordedScene,
-) {
+fn bench_parry(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, scene: &BroadScene) {
     let mut bvh = Bvh::new();
     let mut ws = BvhWorkspace::default();
-    let mut ready = false;
+    let mut stream: Option<SceneStream> = None;
     g.bench_function("parry", |b| {
-        if !ready {
-            scene.rewind();
-            cd_benches::parry_broad_fill(&mut bvh, &mut ws, &scene.parry[0]);
-            ready = true;
-        }
-        b.iter(|| {
-            let f = scene.advance();
-            black_box(cd_benches::parry_broad_frame(&mut bvh, &mut ws, &scene.parry[f]))
+        let stream = stream.get_or_insert_with(|| {
+            let mut stream = SceneStream::new(scene.clone());
+            cd_benches::parry_broad_fill(&mut bvh, &mut ws, stream.parry());
+            cd_benches::broad_warm_up(&mut stream, |s| {
+                cd_benches::parry_broad_frame(&mut bvh, &mut ws, s.parry());
+            });
+            stream
+        });
+        b.iter_custom(|iters| {
+            time_frames(iters, stream, |s| {
+                black_box(cd_benches::parry_broad_frame(&mut bvh, &mut ws, s.parry()));
+            })
         })
     });
 }
