@@ -19,16 +19,43 @@ fn any_float() -> impl Strategy<Value = f64> {
     ]
 }
 
-/// Mostly clean sets (so volumes get built and checked), some with bad numbers.
+/// Mostly clean sets (so volumes get built and checked), some with bad numbers; some drawn
+/// from a pool of two to four values (repeated points, points on a lattice's lines and planes),
+/// some made of near twins: points each followed by copies moved by 10⁻¹³ to 10⁻⁵ (where an
+/// exact builder's support set is nearly singular: fuzz finding 76).
 fn point_set() -> impl Strategy<Value = Vec<f64>> {
+    let pooled = proptest::collection::vec(-10.0..10.0f64, 2..5)
+        .prop_flat_map(|pool| proptest::collection::vec(prop::sample::select(pool), 0..60));
+    let twins = proptest::collection::vec(
+        (
+            proptest::array::uniform3(-10.0..10.0f64),
+            proptest::collection::vec(
+                (prop::sample::select(vec![1e-13, 1e-9, 1e-5]), proptest::array::uniform3(-1.0..1.0f64)),
+                0..3,
+            ),
+        ),
+        1..12,
+    )
+    .prop_map(|points| {
+        let mut v = Vec::new();
+        for (p, copies) in points {
+            v.extend(p);
+            for (scale, offset) in copies {
+                v.extend((0..3).map(|k| p[k] + scale * offset[k]));
+            }
+        }
+        v
+    });
     prop_oneof![
-        3 => proptest::collection::vec(prop_oneof![3 => -10.0..10.0f64, 1 => prop::sample::select(vec![0.0, 1.0, -1.0, 2.0])], 0..60),
-        1 => proptest::collection::vec(any_float(), 0..60),
+        6 => proptest::collection::vec(prop_oneof![3 => -10.0..10.0f64, 1 => prop::sample::select(vec![0.0, 1.0, -1.0, 2.0])], 0..60),
+        2 => proptest::collection::vec(any_float(), 0..60),
+        1 => pooled,
+        1 => twins,
     ]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 800, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_points_never_panic_and_every_volume_holds_them(v in point_set()) {
