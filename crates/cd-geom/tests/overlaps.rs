@@ -797,3 +797,27 @@ fn triangle_normal_of_obtuse_slivers_stays_perpendicular_to_the_long_edge() {
         }
     }
 }
+
+/// Found by the lattice property test (`lattice_triangle_pairs_match_exact_sat`): two triangles
+/// on integer coordinates that touch — the edge from (2, −1, 2) to (0, 2, 0) meets the second
+/// triangle, which meets the first along its edge from (2, −1, −1) to (0, 2, 2); in exact
+/// arithmetic the best separating axis, (15, 10, 0), has a gap of exactly 0 — were called
+/// disjoint in `f32`: the ends of the two intervals on the planes' line rounded apart. Touching
+/// counts as intersecting, in both precisions and both orders.
+#[test]
+fn regression_touching_lattice_triangles_in_f32() {
+    fn check<T: Real>() {
+        let p = |x: f64, y: f64, z: f64| Point3::new(T::lit(x), T::lit(y), T::lit(z));
+        let a = Triangle::new(p(0.0, 2.0, 0.0), p(2.0, 0.0, -1.0), p(2.0, -1.0, 2.0)).unwrap();
+        let b = Triangle::new(p(0.0, 2.0, 2.0), p(-1.0, -1.0, -1.0), p(2.0, -1.0, -1.0)).unwrap();
+        assert!(triangle_triangle(&a, &b).intersects());
+        assert!(triangle_triangle(&b, &a).intersects());
+        // Moved apart along that axis by a little (a projects on 20..30 and b on −25..20), they
+        // are disjoint.
+        let off = nalgebra::Vector3::new(T::lit(0.015), T::lit(0.01), T::zero());
+        let a2 = Triangle::new(a.a() + off, a.b() + off, a.c() + off).unwrap();
+        assert!(!triangle_triangle(&a2, &b).intersects());
+    }
+    check::<f32>();
+    check::<f64>();
+}

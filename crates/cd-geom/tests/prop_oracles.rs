@@ -107,6 +107,33 @@ proptest! {
         }
     }
 
+    /// Triangle pairs on a small integer lattice (each coordinate from a pool of two to four
+    /// integers in −2..=2): shared vertices, shared edges, touching and coplanar pairs, parallel
+    /// edges — the contacts the random pairs above skip as tangent. The oracle projects on
+    /// unnormalised axes, exactly on integers, so even touching pairs are checked: touching
+    /// counts as intersecting, in both orders and in f32 (whose lattice values are exact too).
+    #[test]
+    fn lattice_triangle_pairs_match_exact_sat(
+        coords in proptest::collection::vec(-2i32..=2, 2..5)
+            .prop_flat_map(|pool| proptest::collection::vec(prop::sample::select(pool), 18))
+    ) {
+        let v: Vec<f64> = coords.iter().map(|&c| f64::from(c)).collect();
+        let tri = |o: usize| {
+            let p = |k: usize| P3::new(v[o + 3 * k], v[o + 3 * k + 1], v[o + 3 * k + 2]);
+            Triangle::new(p(0), p(1), p(2))
+        };
+        let (Ok(a), Ok(b)) = (tri(0), tri(9)) else { return Ok(()) };
+        prop_assume!(a.scaled_normal().norm_squared() > 0.0 && b.scaled_normal().norm_squared() > 0.0);
+        let touching = !tri_tri_strictly_separated(&a, &b);
+        prop_assert_eq!(triangle_triangle(&a, &b).intersects(), touching, "{:?} {:?}", a, b);
+        prop_assert_eq!(triangle_triangle(&b, &a).intersects(), touching);
+        let to32 = |t: &Triangle<f64, 3>| {
+            let [p, q, s] = t.vertices().map(|v| v.cast::<f32>());
+            Triangle::new(p, q, s).unwrap()
+        };
+        prop_assert_eq!(triangle_triangle(&to32(&a), &to32(&b)).intersects(), touching);
+    }
+
     /// Coplanar triangle pairs (both in z = 0) against the SAT oracle.
     #[test]
     fn coplanar_triangles_match_sat(v in proptest::collection::vec((-3.0..3.0f64, -3.0..3.0f64), 6)) {
