@@ -5,7 +5,7 @@ mod common;
 
 use cd_geom::*;
 use common::*;
-use nalgebra::{Matrix3, Point2, Point3, Vector2, Vector3};
+use nalgebra::{Matrix3, Point2, Point3, UnitQuaternion, Vector2, Vector3};
 use proptest::prelude::*;
 
 /// Compares a ray hit with the sphere-tracing oracle (ambiguous grazing cases pass).
@@ -132,6 +132,67 @@ proptest! {
             Triangle::new(p, q, s).unwrap()
         };
         prop_assert_eq!(triangle_triangle(&to32(&a), &to32(&b)).intersects(), touching);
+    }
+
+    /// Triangles and boxes on a lattice of half-integers (each coordinate from a pool of two to
+    /// four values in −2..=2 by halves): triangle/AABB and triangle/OBB (the same box, as an
+    /// OBB with the identity rotation) against the exact unnormalised-axis SAT, touching
+    /// included, in both precisions.
+    #[test]
+    fn lattice_triangle_box_pairs_match_exact_sat(
+        coords in proptest::collection::vec(-4i32..=4, 2..5)
+            .prop_flat_map(|pool| proptest::collection::vec(prop::sample::select(pool), 15))
+    ) {
+        let v: Vec<f64> = coords.iter().map(|&c| f64::from(c) / 2.0).collect();
+        let p = |k: usize| P3::new(v[3 * k], v[3 * k + 1], v[3 * k + 2]);
+        let Ok(t) = Triangle::new(p(0), p(1), p(2)) else { return Ok(()) };
+        prop_assume!(t.scaled_normal().norm_squared() > 0.0);
+        let (lo, hi) = (p(3).inf(&p(4)), p(3).sup(&p(4)));
+        let b = Aabb::new(lo, hi).unwrap();
+        let axes = [Vector3::x(), Vector3::y(), Vector3::z()];
+        let corners: Vec<P3> = (0..8).map(|k| b.corner(k)).collect();
+        let cand = candidate_axes(&[t.scaled_normal()], &tri_edges(&t), &axes, &axes);
+        let touching = !strictly_separated(&t.vertices(), &corners, &cand);
+        prop_assert_eq!(triangle_aabb(&t, &b), touching, "{:?} {:?}", t, b);
+        let o = Obb::from_rotation(b.center(), UnitQuaternion::identity(), b.half_extents()).unwrap();
+        prop_assert_eq!(triangle_obb(&t, &o), touching, "{:?} {:?}", t, o);
+        let t32 = Triangle::new(t.a().cast::<f32>(), t.b().cast::<f32>(), t.c().cast::<f32>()).unwrap();
+        let b32 = Aabb::new(lo.cast::<f32>(), hi.cast::<f32>()).unwrap();
+        prop_assert_eq!(triangle_aabb(&t32, &b32), touching, "f32 {:?} {:?}", t, b);
+    }
+
+    /// Axis-aligned and quarter-turned boxes on a lattice of half-integers: OBB/OBB (15 axes)
+    /// and the face-axes variant against the exact unnormalised-axis SAT, touching included.
+    #[test]
+    fn lattice_obb_pairs_match_exact_sat(
+        coords in proptest::collection::vec(-4i32..=4, 2..5)
+            .prop_flat_map(|pool| proptest::collection::vec(prop::sample::select(pool), 12)),
+        turns in (0usize..4, 0usize..3),
+    ) {
+        let v: Vec<f64> = coords.iter().map(|&c| f64::from(c) / 2.0).collect();
+        let p = |k: usize| P3::new(v[3 * k], v[3 * k + 1], v[3 * k + 2]);
+        let boxed = |a: P3, b: P3| Aabb::new(a.inf(&b), a.sup(&b)).unwrap();
+        let (ba, bb) = (boxed(p(0), p(1)), boxed(p(2), p(3)));
+        // The second box turned by a quarter turn about one axis (an exact rotation matrix).
+        let axis = [Vector3::x_axis(), Vector3::y_axis(), Vector3::z_axis()][turns.1];
+        let q = UnitQuaternion::from_axis_angle(&axis, turns.0 as f64 * std::f64::consts::FRAC_PI_2);
+        let rot = q.to_rotation_matrix().into_inner().map(|x| x.round());
+        let (oa, ob) = (
+            Obb::from_rotation(ba.center(), UnitQuaternion::identity(), ba.half_extents()).unwrap(),
+            Obb::new(bb.center(), rot, bb.half_extents()).unwrap(),
+        );
+        let ca = obb_corners(&oa);
+        let cb: Vec<P3> = (0..8)
+            .map(|k| {
+                let s = |bit: usize| if k >> bit & 1 == 1 { 1.0 } else { -1.0 };
+                bb.center() + rot * Vector3::new(s(0), s(1), s(2)).component_mul(&bb.half_extents())
+            })
+            .collect();
+        let (axa, axb) = (obb_axes(&oa), (0..3).map(|i| rot.column(i).into_owned()).collect::<Vec<_>>());
+        let touching = !strictly_separated(&ca, &cb, &candidate_axes(&axa, &axa, &axb, &axb));
+        prop_assert_eq!(obb_obb(&oa, &ob), touching, "{:?} {:?}", oa, ob);
+        prop_assert_eq!(obb_obb(&ob, &oa), touching);
+        prop_assert_eq!(obb_obb_face_axes(&oa, &ob), touching);
     }
 
     /// Coplanar triangle pairs (both in z = 0) against the SAT oracle.

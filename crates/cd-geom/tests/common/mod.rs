@@ -129,21 +129,26 @@ pub fn tri_tri_separation(t1: &Triangle<f64, 3>, t2: &Triangle<f64, 3>) -> f64 {
     sat_separation(&t1.vertices(), &t2.vertices(), &axes)
 }
 
-/// Is there a separating axis among [`tri_tri_separation`]'s candidates with a strictly
-/// positive gap, projecting on the axes as they are (not normalised)? On integer coordinates of
-/// moderate size every product is exact, so this decides touching pairs (gap 0) exactly, where
-/// [`tri_tri_separation`]'s normalised axes round.
+/// Is there a separating axis among `axes` with a strictly positive gap between the vertex
+/// sets, projecting on the axes as they are (not normalised)? On integer and half-integer
+/// coordinates of moderate size every product is exact, so this decides touching sets (gap 0)
+/// exactly, where [`sat_separation`]'s normalised axes round.
+pub fn strictly_separated(va: &[P3], vb: &[P3], axes: &[V3]) -> bool {
+    axes.iter().filter(|axis| axis.norm_squared() > 0.0).any(|axis| {
+        let (amin, amax) = interval(va, axis);
+        let (bmin, bmax) = interval(vb, axis);
+        bmin > amax || amin > bmax
+    })
+}
+
+/// [`strictly_separated`] over [`tri_tri_separation`]'s candidate axes.
 pub fn tri_tri_strictly_separated(t1: &Triangle<f64, 3>, t2: &Triangle<f64, 3>) -> bool {
     let (n1, n2) = (t1.scaled_normal(), t2.scaled_normal());
     let (e1, e2) = (tri_edges(t1), tri_edges(t2));
     let mut axes = candidate_axes(&[n1, n2], &e1, &[], &e2);
     axes.extend(e1.iter().map(|e| n1.cross(e)));
     axes.extend(e2.iter().map(|e| n2.cross(e)));
-    axes.iter().filter(|axis| axis.norm_squared() > 0.0).any(|axis| {
-        let (amin, amax) = interval(&t1.vertices(), axis);
-        let (bmin, bmax) = interval(&t2.vertices(), axis);
-        bmin > amax || amin > bmax
-    })
+    strictly_separated(&t1.vertices(), &t2.vertices(), &axes)
 }
 
 // ---------- signed distance functions ----------
