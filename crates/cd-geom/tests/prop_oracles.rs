@@ -195,6 +195,53 @@ proptest! {
         prop_assert_eq!(obb_obb_face_axes(&oa, &ob), touching);
     }
 
+    /// Watertightness on a lattice: rays from lattice points outside a closed mesh (an
+    /// octahedron and a cube, integer vertices) towards lattice points strictly inside it
+    /// (half-integers) cross its surface, often exactly through an edge or a vertex; the
+    /// watertight test must report a hit on at least one triangle, in both precisions, and the
+    /// slab test must hit the mesh's box.
+    #[test]
+    fn lattice_rays_into_a_closed_mesh_never_fall_through(
+        origin in proptest::array::uniform3(-6i32..=6),
+        target in proptest::array::uniform3(-3i32..=3),
+        cube in proptest::bool::ANY,
+    ) {
+        let o = P3::new(f64::from(origin[0]), f64::from(origin[1]), f64::from(origin[2]));
+        let t = P3::new(f64::from(target[0]), f64::from(target[1]), f64::from(target[2])) / 2.0;
+        let inside = |p: &P3, strict: bool| {
+            let m = if cube { p.coords.amax() } else { p.coords.lp_norm(1) };
+            if strict { m < 2.0 } else { m <= 2.0 }
+        };
+        prop_assume!(inside(&t, true) && !inside(&o, false));
+        let mesh: Vec<[P3; 3]> = if cube {
+            let c = |k: usize| P3::new([-2.0, 2.0][k & 1], [-2.0, 2.0][k >> 1 & 1], [-2.0, 2.0][k >> 2 & 1]);
+            // Each face as two triangles, split along one diagonal.
+            let faces = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+            faces.iter().flat_map(|f| [[c(f[0]), c(f[1]), c(f[2])], [c(f[0]), c(f[2]), c(f[3])]]).collect()
+        } else {
+            let axis = |i: usize, s: f64| { let mut p = P3::origin(); p[i] = 2.0 * s; p };
+            let mut tris = Vec::new();
+            for sx in [-1.0, 1.0] { for sy in [-1.0, 1.0] { for sz in [-1.0, 1.0] {
+                tris.push([axis(0, sx), axis(1, sy), axis(2, sz)]);
+            } } }
+            tris
+        };
+        let ray = Ray::new(o, t - o).unwrap();
+        let hits = mesh.iter().filter(|v| ray_triangle_watertight(&ray, &Triangle::new(v[0], v[1], v[2]).unwrap()).is_some()).count();
+        prop_assert!(hits >= 1, "{:?} towards {:?} fell through the {}", o, t, if cube { "cube" } else { "octahedron" });
+        let r32 = Ray::new(o.cast::<f32>(), (t - o).cast::<f32>()).unwrap();
+        let hits32 = mesh
+            .iter()
+            .filter(|v| {
+                let [a, b, c] = v.map(|p| p.cast::<f32>());
+                ray_triangle_watertight(&r32, &Triangle::new(a, b, c).unwrap()).is_some()
+            })
+            .count();
+        prop_assert!(hits32 >= 1, "f32: {:?} towards {:?} fell through", o, t);
+        let bx = Aabb::new(P3::new(-2.0, -2.0, -2.0), P3::new(2.0, 2.0, 2.0)).unwrap();
+        prop_assert!(ray_aabb(&ray, &bx).is_some());
+    }
+
     /// Coplanar triangle pairs (both in z = 0) against the SAT oracle.
     #[test]
     fn coplanar_triangles_match_sat(v in proptest::collection::vec((-3.0..3.0f64, -3.0..3.0f64), 6)) {
