@@ -33,7 +33,9 @@ pub struct GjkConfig<T> {
     /// this fraction.
     pub rel_tolerance: T,
     /// Absolute tolerance, relative to the size of the obstacle A − B (the largest simplex
-    /// vertex): a distance below `abs_tolerance · max|w|` counts as contact.
+    /// vertex `w`, and at least the sum of the shapes' outer radii when they are known): a
+    /// distance below `abs_tolerance` times that counts as contact, for distance and boolean
+    /// queries alike.
     pub abs_tolerance: T,
 }
 
@@ -369,6 +371,24 @@ where
     }
 }
 
+/// Does a proven lower bound on the distance of A − B from the origin (squared, `bound_sq`)
+/// separate the shapes by more than `margin`, beyond the contact tolerance? A distance query
+/// calls shapes closer than `abs_tolerance` times the scale (the largest |w| seen, at least
+/// the shapes' size) touching, distance 0, so a boolean one may not call them separated: two boxes
+/// touching along an edge, one posed by a quarter turn whose quaternion rounds, were 10⁻¹⁶
+/// apart, "separated" for `intersects` and without a contact, while `distance` said 0 (found
+/// by the lattice property test).
+#[inline(always)]
+fn beyond_contact<T: Real>(bound_sq: T, margin: T, scale_sq: T, config: &GjkConfig<T>) -> bool {
+    let tol_sq = config.abs_tolerance * config.abs_tolerance * scale_sq;
+    if margin == T::zero() {
+        // The usual plain intersection test: no square root.
+        return bound_sq > tol_sq;
+    }
+    let limit = margin + tol_sq.sqrt();
+    bound_sq > limit * limit
+}
+
 /// Whether balls of radius `reach` in total, around interior points `gap` apart, overlap: the
 /// inner balls of A and B (plus the margin) — then A and B come within the margin too. A NaN
 /// anywhere answers no, leaving the decision to GJK.
@@ -402,6 +422,18 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    // The shapes' size (their outer radii), the least scale of the absolute tolerance: the
+    // support points' differences `w` alone can all be near the origin (shapes touching near a
+    // corner of A − B), which left no tolerance at all. Not the coordinates' distance from the
+    // origin: that would loosen every query far from it (10 ulps of 10⁴ in `f32` is 0.01).
+    let shape_scale_sq = {
+        let s = a.outer_radius() + b.outer_radius();
+        if s.is_finite() {
+            s * s
+        } else {
+            T::zero()
+        }
+    };
     // Distance queries with a remembered simplex start from it, re-evaluated at the new poses
     // (after a small motion it is already close to the terminal one).
     if let Mode::Distance = mode {
@@ -409,8 +441,8 @@ where
         if let Some(mut warm) = cache.warm_simplex(a, b, &mut hints) {
             let v = warm.reduce();
             if !warm.is_full() {
-                let result =
-                    iterate(a, b, config, cache, mode, Start { simplex: warm, v, hints }, separating);
+                let start = Start { simplex: warm, v, hints, scale_sq: shape_scale_sq };
+                let result = iterate(a, b, config, cache, mode, start, separating);
                 if result.status != GjkStatus::Stalled {
                     return result;
                 }
@@ -459,7 +491,14 @@ where
     // boolean queries on coherent pairs usually end here, after two support calls.
     let first_dot = start.dot(&first.w);
     if let Some(margin) = mode.margin() {
-        if first_dot > T::zero() && first_dot * first_dot > margin * margin * start.norm_squared() {
+        if first_dot > T::zero()
+            && beyond_contact(
+                first_dot * first_dot / start.norm_squared(),
+                margin,
+                first.w.norm_squared().max(shape_scale_sq),
+                config,
+            )
+        {
             cache.direction = start;
             let (point_a, point_b) = (first.a, first.b);
             let bound = first_dot / start.norm();
@@ -491,7 +530,7 @@ where
         config,
         cache,
         mode,
-        Start { simplex: Simplex::single_along(first, start), v: first.w, hints },
+        Start { simplex: Simplex::single_along(first, start), v: first.w, hints, scale_sq: shape_scale_sq },
         separating,
     )
 }
@@ -545,6 +584,8 @@ struct Start<T: Real, const D: usize> {
     simplex: Simplex<T, D>,
     v: Vector<T, D>,
     hints: [u32; 2],
+    /// A lower limit for the absolute tolerance's scale (squared): the shapes' size.
+    scale_sq: T,
 }
 
 /// GJK's main loop from `start`.
@@ -568,12 +609,16 @@ where
     let mut vv = v.norm_squared();
     // |v|² as the sub-simplex solve computed it, in `f64`: the progress test's measure.
     let mut vv_wide = simplex.closest_norm_squared_wide();
-    // Largest |w|² seen: the scale of the absolute tolerance (kept incrementally: no loop).
-    let mut scale_sq = simplex.max_norm_squared();
+    // Largest |w|² seen, and at least the shapes' size (`start.scale_sq`): the scale of the
+    // absolute tolerance (kept incrementally: no loop). With |w| alone, shapes touching near a
+    // corner of A − B, where every w is near the origin, had a tolerance of nothing: boxes
+    // touching along an edge, one posed through a rounding quaternion, came out 2·10⁻¹⁶ apart,
+    // "separated" (the lattice property test).
+    let mut scale_sq = simplex.max_norm_squared().max(start.scale_sq);
     // Best lower bound so far, squared: max (v·w)² / |v|² over iterations with v·w > 0.
     let mut lower_sq = T::zero();
     let eps_abs_sq = config.abs_tolerance * config.abs_tolerance;
-    let margin_sq = mode.margin().map(|m| m * m);
+    let margin = mode.margin();
     let mut status = GjkStatus::IterationCap;
     let mut iterations = 0;
 
@@ -590,7 +635,7 @@ where
             // v·w / |v| is a proven lower bound: no point of A − B is closer along v.
             let bound_sq = vw * vw / vv;
             lower_sq = lower_sq.max(bound_sq);
-            if margin_sq.is_some_and(|m| bound_sq > m) {
+            if margin.is_some_and(|m| beyond_contact(bound_sq, m, scale_sq, config)) {
                 *separating = Some(-v);
                 status = GjkStatus::Separated;
                 break;
@@ -636,6 +681,11 @@ where
         }
     }
 
+    // Converged (or certified) closer than the contact tolerance: the check at the top of the
+    // loop would have called it contact one pass later.
+    if status == GjkStatus::Separated && vv <= eps_abs_sq * scale_sq {
+        status = GjkStatus::Intersecting;
+    }
     let (point_a, point_b) = simplex.witnesses();
     let distance = if status == GjkStatus::Intersecting { T::zero() } else { vv.sqrt() };
     if status != GjkStatus::Intersecting {
