@@ -101,6 +101,15 @@ where
     cast(a, radius_a, b, radius_b, motion, config)
 }
 
+/// Is a plane jump that lands past the end of the step at `lambda` still a contact at the
+/// end (`max_t`)? When A moved by less than the contact tolerance beyond the end, the shapes
+/// at `max_t` are within that tolerance of touching: a contact at the very end of the step,
+/// which rounding put an ulp past it (boxes meeting corner to corner exactly at `max_t` were
+/// reported never to touch: the lattice property test).
+fn ends_within_tolerance<T: Real>(lambda: T, max_t: T, speed: T, tolerance: T) -> bool {
+    (lambda - max_t) * speed <= tolerance
+}
+
 /// [`shape_cast`] where the shapes are.
 fn cast<T, const D: usize, A, B>(
     a: &A,
@@ -116,6 +125,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let r = motion.relative_velocity();
+    let speed = r.norm();
     let radius = clean_radius(radius_a) + clean_radius(radius_b);
     let max_t = motion.max_time();
     let (centre_a, centre_b) = (a.interior_point(), b.interior_point());
@@ -212,11 +222,14 @@ where
             if vr >= T::zero() {
                 return None;
             }
-            let step = (radius * vn - vw) / vr;
-            lambda += step;
-            if lambda > max_t {
-                return None;
+            let mut step = (radius * vn - vw) / vr;
+            if lambda + step > max_t {
+                if !ends_within_tolerance(lambda + step, max_t, speed, tolerance) {
+                    return None;
+                }
+                step = max_t - lambda;
             }
+            lambda += step;
             normal = -v / vn;
             // Every vertex holds A's support point at the current λ: they all move by r·Δλ,
             // keeping w = a + λr − b.
@@ -250,11 +263,14 @@ where
             if approach <= T::zero() {
                 return None;
             }
-            let step = gap / approach;
-            lambda += step;
-            if lambda > max_t {
-                return None;
+            let mut step = gap / approach;
+            if lambda + step > max_t {
+                if !ends_within_tolerance(lambda + step, max_t, speed, tolerance) {
+                    return None;
+                }
+                step = max_t - lambda;
             }
+            lambda += step;
             normal = n;
             let w = SimplexVertex::new(
                 a.support_from(&-n, &mut hint_a) + r * lambda,
