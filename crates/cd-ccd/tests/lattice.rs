@@ -6,9 +6,12 @@
 //! intervals), and every query that casts boxes is checked against it: the dynamic AABB and OBB
 //! tests (exact, to rounding) and the GJK shape cast (to its contact tolerance, never late).
 
-use cd_ccd::{aabb_aabb, obb_obb, shape_cast, CastConfig, LinearMotion};
+use cd_ccd::{
+    aabb_aabb, conservative_advancement, obb_obb, separating_axis_toi, shape_cast, CastConfig, LinearMotion,
+    MovingShape, RigidMotion,
+};
 use cd_geom::{Aabb, Obb};
-use nalgebra::{Matrix3, Point3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 use proptest::prelude::*;
 
 /// A non-negative rational `n / d` (`d > 0`).
@@ -70,9 +73,9 @@ proptest! {
         ..ProptestConfig::default()
     })]
 
-    /// The dynamic AABB and OBB tests give the exact first contact (or none), and the shape
-    /// cast finds a contact exactly when there is one, never after it and at most its contact
-    /// tolerance before it.
+    /// The dynamic AABB and OBB tests give the exact first contact (or none); the shape cast,
+    /// conservative advancement and the separating-axis time of impact find a contact exactly
+    /// when there is one, never after it and at most their contact tolerance before it.
     #[test]
     fn lattice_box_casts_match_the_exact_time_of_impact(
         corners in proptest::collection::vec(-4i64..=4, 2..5)
@@ -113,6 +116,25 @@ proptest! {
         if let (Some(g), Some(e)) = (got, exact) {
             prop_assert!(g <= e + 1e-12 && g >= e - 1e-4, "shape_cast {}: {}", g, what);
         }
+
+        // The advancement methods, on the boxes as bodies (local boxes about their centres,
+        // translating only).
+        let local = |x: &Aabb<f64, 3>| Aabb::new(Point3::from(-x.half_extents()), Point3::from(x.half_extents())).unwrap();
+        let (la, lb) = (local(&a), local(&b));
+        let body = |x: &Aabb<f64, 3>, velocity: Vector3<f64>| {
+            RigidMotion::new(Isometry3::translation(x.center().x, x.center().y, x.center().z), Point3::origin(), velocity, Vector3::zeros()).unwrap()
+        };
+        let (ma, mb) = (MovingShape::new(&la, 0.0, body(&a, v)), MovingShape::new(&lb, 0.0, body(&b, Vector3::zeros())));
+        for (name, got) in [
+            ("conservative_advancement", conservative_advancement(&ma, &mb, 1.0, &CastConfig::default())),
+            ("separating_axis_toi", separating_axis_toi(&ma, &mb, 1.0, &CastConfig::default())),
+        ] {
+            let got = got.map(|t| t.time);
+            prop_assert_eq!(got.is_some(), exact.is_some(), "{} {:?}: {}", name, got, what);
+            if let (Some(g), Some(e)) = (got, exact) {
+                prop_assert!(g <= e + 1e-12 && g >= e - 1e-4, "{} {}: {}", name, g, what);
+            }
+        }
     }
 }
 
@@ -133,4 +155,42 @@ fn regression_corners_meeting_at_the_end_of_the_step() {
     let short = LinearMotion::of_a(Vector3::new(1.0, 0.5, 2.0), 0.99).unwrap();
     assert!(shape_cast(&a, 0.0, &b, 0.0, &short, &CastConfig::default()).is_none());
     assert!(aabb_aabb(&a, &b, &short).is_none());
+}
+
+/// Found by the lattice test once it ran the advancement methods: a box meeting another face
+/// to face exactly at the end of the step (t = 1, A's minimum x on B's maximum x). The closing
+/// rate's step landed an ulp past the end and conservative advancement (and the
+/// separating-axis time of impact, on the same loop) reported no contact.
+#[test]
+fn regression_advancement_faces_meeting_at_the_end_of_the_step() {
+    let a = Aabb::new(Point3::new(-0.75, -1.0, -1.0), Point3::new(0.75, 1.0, 1.0)).unwrap();
+    let b = Aabb::new(Point3::new(-0.5, -0.5, -0.5), Point3::new(0.5, 0.5, 0.5)).unwrap();
+    let v = Vector3::new(-0.5, -1.5, 0.5);
+    let (ma, mb) = (
+        MovingShape::new(
+            &a,
+            0.0,
+            RigidMotion::new(Isometry3::translation(1.25, 0.0, 0.0), Point3::origin(), v, Vector3::zeros())
+                .unwrap(),
+        ),
+        MovingShape::new(
+            &b,
+            0.0,
+            RigidMotion::new(
+                Isometry3::translation(-0.5, -0.5, -0.5),
+                Point3::origin(),
+                Vector3::zeros(),
+                Vector3::zeros(),
+            )
+            .unwrap(),
+        ),
+    );
+    for hit in [
+        conservative_advancement(&ma, &mb, 1.0, &CastConfig::default()),
+        separating_axis_toi(&ma, &mb, 1.0, &CastConfig::default()),
+    ] {
+        let hit = hit.expect("a contact at t = 1");
+        assert!(hit.time <= 1.0 && hit.time >= 1.0 - 1e-4, "{hit:?}");
+    }
+    assert!(conservative_advancement(&ma, &mb, 0.99, &CastConfig::default()).is_none());
 }
