@@ -125,7 +125,6 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let r = motion.relative_velocity();
-    let speed = r.norm();
     let radius = clean_radius(radius_a) + clean_radius(radius_b);
     let max_t = motion.max_time();
     let (centre_a, centre_b) = (a.interior_point(), b.interior_point());
@@ -224,7 +223,7 @@ where
             }
             let mut step = (radius * vn - vw) / vr;
             if lambda + step > max_t {
-                if !ends_within_tolerance(lambda + step, max_t, speed, tolerance) {
+                if !ends_within_tolerance(lambda + step, max_t, r.norm(), tolerance) {
                     return None;
                 }
                 step = max_t - lambda;
@@ -265,7 +264,7 @@ where
             }
             let mut step = gap / approach;
             if lambda + step > max_t {
-                if !ends_within_tolerance(lambda + step, max_t, speed, tolerance) {
+                if !ends_within_tolerance(lambda + step, max_t, r.norm(), tolerance) {
                     return None;
                 }
                 step = max_t - lambda;
