@@ -30,7 +30,7 @@ use cd_geom::{support_aabb, Real, SupportMap, Transformed};
 use cd_narrow::{gjk_distance, GjkCache, GjkConfig, GjkStatus};
 
 use crate::motion::RigidMotion;
-use crate::shape_cast::CastConfig;
+use crate::shape_cast::{within_end, CastConfig};
 use crate::toi::{unit_or_zero, Toi, ToiStatus};
 
 /// One rigidly moving body: a convex core shape in its local frame, grown by a radius.
@@ -344,17 +344,9 @@ where
         if mu <= T::zero() {
             return None; // the gap along n never shrinks
         }
-        t = next(&pair, &c, t, mu)?;
-        if t > max_time {
-            // Past the end by less than the tolerance at the closing rate: the pair is within
-            // the tolerance of touching at the end, a contact there (boxes meeting face to face
-            // exactly at `max_time` were stepped an ulp past it and reported never to touch:
-            // the lattice property test). Checked at `max_time` by the next pass.
-            if (t - max_time) * mu > pair.tolerance {
-                return None;
-            }
-            t = max_time;
-        }
+        // A step past the end by less than the tolerance stops there; the next pass checks
+        // the contact at `max_time`.
+        t = within_end(next(&pair, &c, t, mu)?, max_time, || mu, pair.tolerance)?;
     }
     let c = pair.closest(t);
     Some(contact(t, &c, ToiStatus::IterationCap))

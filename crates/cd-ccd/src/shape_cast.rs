@@ -101,13 +101,20 @@ where
     cast(a, radius_a, b, radius_b, motion, config)
 }
 
-/// Is a plane jump that lands past the end of the step at `lambda` still a contact at the
-/// end (`max_t`)? When A moved by less than the contact tolerance beyond the end, the shapes
-/// at `max_t` are within that tolerance of touching: a contact at the very end of the step,
-/// which rounding put an ulp past it (boxes meeting corner to corner exactly at `max_t` were
-/// reported never to touch: the lattice property test).
-fn ends_within_tolerance<T: Real>(lambda: T, max_t: T, speed: T, tolerance: T) -> bool {
-    (lambda - max_t) * speed <= tolerance
+/// Where a step ending at `end` stops, within the motion's end `max_t`: at `end` when that is
+/// by `max_t`; at `max_t` when `end` is past it by less than the contact tolerance at the
+/// closing `rate` (the shapes are then within the tolerance of touching at the end: boxes
+/// meeting exactly at `max_t` were stepped an ulp past it and reported never to touch, the
+/// lattice property test); `None` when later. Shared by the shape cast's jumps and the
+/// advancement methods' steps; `rate` is asked for only past the end.
+pub(crate) fn within_end<T: Real>(end: T, max_t: T, rate: impl FnOnce() -> T, tolerance: T) -> Option<T> {
+    if end <= max_t {
+        Some(end)
+    } else if (end - max_t) * rate() <= tolerance {
+        Some(max_t)
+    } else {
+        None
+    }
 }
 
 /// [`shape_cast`] where the shapes are.
@@ -221,14 +228,9 @@ where
             if vr >= T::zero() {
                 return None;
             }
-            let mut step = (radius * vn - vw) / vr;
-            if lambda + step > max_t {
-                if !ends_within_tolerance(lambda + step, max_t, r.norm(), tolerance) {
-                    return None;
-                }
-                step = max_t - lambda;
-            }
-            lambda += step;
+            let to = within_end(lambda + (radius * vn - vw) / vr, max_t, || r.norm(), tolerance)?;
+            let step = to - lambda;
+            lambda = to;
             normal = -v / vn;
             // Every vertex holds A's support point at the current λ: they all move by r·Δλ,
             // keeping w = a + λr − b.
@@ -262,14 +264,7 @@ where
             if approach <= T::zero() {
                 return None;
             }
-            let mut step = gap / approach;
-            if lambda + step > max_t {
-                if !ends_within_tolerance(lambda + step, max_t, r.norm(), tolerance) {
-                    return None;
-                }
-                step = max_t - lambda;
-            }
-            lambda += step;
+            lambda = within_end(lambda + gap / approach, max_t, || r.norm(), tolerance)?;
             normal = n;
             let w = SimplexVertex::new(
                 a.support_from(&-n, &mut hint_a) + r * lambda,
