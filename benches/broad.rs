@@ -31,35 +31,47 @@ fn time_frames(iters: u64, stream: &mut SceneStream, mut frame: impl FnMut(&Scen
     total
 }
 
-fn bench_cd(
-    c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+/// One row: `state` filled with the scene's first frame by `fill` and warmed up on first use
+/// (so a filter that skips the row also skips them), then timed a frame at a time by `frame`.
+fn bench_frames<S>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     scene: &BroadScene,
-    mut bp: Box<dyn BroadPhase<f32, 3>>,
+    mut state: S,
+    fill: impl Fn(&mut S, &SceneStream),
+    frame: impl Fn(&mut S, &SceneStream),
 ) {
-    // Filled on first use, so a filter that skips this row also skips its filling and warm-up.
     let mut stream: Option<SceneStream> = None;
-    c.bench_function(name, |b| {
+    g.bench_function(name, |b| {
         let stream = stream.get_or_insert_with(|| {
             let mut stream = SceneStream::new(scene.clone());
-            for &(id, aabb) in stream.cd() {
-                bp.insert(id, aabb).unwrap();
-            }
-            bp.find_pairs();
-            cd_benches::broad_warm_up(&mut stream, |s| {
-                bp.update_all(s.cd()).unwrap();
-                bp.find_pairs();
-            });
+            fill(&mut state, &stream);
+            cd_benches::broad_warm_up(&mut stream, |s| frame(&mut state, s));
             stream
         });
-        b.iter_custom(|iters| {
-            time_frames(iters, stream, |s| {
-                bp.update_all(s.cd()).unwrap();
-                bp.find_pairs();
-                black_box(bp.pairs().len() + bp.added().len() + bp.removed().len());
-            })
-        })
+        b.iter_custom(|iters| time_frames(iters, stream, |s| frame(&mut state, s)))
     });
+}
+
+/// A cd strategy's row: every box inserted, then one `update_all` and `find_pairs` a frame.
+fn bench_cd(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    scene: &BroadScene,
+    bp: Box<dyn BroadPhase<f32, 3>>,
+) {
+    let fill = |bp: &mut Box<dyn BroadPhase<f32, 3>>, s: &SceneStream| {
+        for &(id, aabb) in s.cd() {
+            bp.insert(id, aabb).unwrap();
+        }
+        bp.find_pairs();
+    };
+    let frame = |bp: &mut Box<dyn BroadPhase<f32, 3>>, s: &SceneStream| {
+        bp.update_all(s.cd()).unwrap();
+        bp.find_pairs();
+        black_box(bp.pairs().len() + bp.added().len() + bp.removed().len());
+    };
+    bench_frames(g, name, scene, bp, fill, frame);
 }
 
 fn bench(c: &mut Criterion) {
@@ -112,24 +124,13 @@ fn bench(c: &mut Criterion) {
 
 /// parry's `Bvh` driven the way rapier drives it.
 fn bench_parry(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, scene: &BroadScene) {
-    let mut bvh = Bvh::new();
-    let mut ws = BvhWorkspace::default();
-    let mut stream: Option<SceneStream> = None;
-    g.bench_function("parry", |b| {
-        let stream = stream.get_or_insert_with(|| {
-            let mut stream = SceneStream::new(scene.clone());
-            cd_benches::parry_broad_fill(&mut bvh, &mut ws, stream.parry());
-            cd_benches::broad_warm_up(&mut stream, |s| {
-                cd_benches::parry_broad_frame(&mut bvh, &mut ws, s.parry());
-            });
-            stream
-        });
-        b.iter_custom(|iters| {
-            time_frames(iters, stream, |s| {
-                black_box(cd_benches::parry_broad_frame(&mut bvh, &mut ws, s.parry()));
-            })
-        })
-    });
+    let fill = |(bvh, ws): &mut (Bvh, BvhWorkspace), s: &SceneStream| {
+        cd_benches::parry_broad_fill(bvh, ws, s.parry())
+    };
+    let frame = |(bvh, ws): &mut (Bvh, BvhWorkspace), s: &SceneStream| {
+        black_box(cd_benches::parry_broad_frame(bvh, ws, s.parry()));
+    };
+    bench_frames(g, "parry", scene, (Bvh::new(), BvhWorkspace::default()), fill, frame);
 }
 
 criterion_group!(broad, bench);
